@@ -7,6 +7,7 @@ players by index into that table. Missing grades are NaN, unknown dates NaT.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,6 +20,8 @@ IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 DateArray = NDArray[np.datetime64]
 CodeArray = NDArray[np.int8]
+
+_A = TypeVar("_A", bound=NDArray[Any])
 
 RATE_CODES = {Rate.STANDARD: 0, Rate.RAPID: 1}
 
@@ -42,14 +45,14 @@ def _dates(values: object, n: int, name: str) -> DateArray:
     return _check_length(array, n, name)
 
 
-def _check_length(array: NDArray[np.generic], n: int, name: str) -> NDArray[np.generic]:
+def _check_length(array: _A, n: int, name: str) -> _A:
     if array.shape != (n,):
         raise InputError(f"expected {name} to hold {n} values, got shape {array.shape}")
     array.setflags(write=False)
     return array
 
 
-def _frozen(array: NDArray[np.generic]) -> NDArray[np.generic]:
+def _frozen(array: _A) -> _A:
     array.setflags(write=False)
     return array
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 
 
-class Rate(str, Enum):
+class Rate(StrEnum):
     """Rate of play; the two are graded completely separately (rules, section 1)."""
 
     STANDARD = "standard"
@@ -16,7 +16,7 @@ class Rate(str, Enum):
         return Rate.RAPID if self is Rate.STANDARD else Rate.STANDARD
 
 
-class NotGraded(str, Enum):
+class NotGraded(StrEnum):
     """Why a game or an event is recorded but not graded (G1, G2)."""
 
     DEFAULT = "default"
@@ -83,7 +83,7 @@ _SCORE1 = {
 }
 
 
-class Category(str, Enum):
+class Category(StrEnum):
     """Grade categories (G23); NONE means not published ("ungraded")."""
 
     X = "X"
@@ -95,7 +95,7 @@ class Category(str, Enum):
     NONE = ""
 
 
-class StartSource(str, Enum):
+class StartSource(StrEnum):
     """Where a starting grade came from (G4..G11)."""
 
     PREVIOUS = "previous"
@@ -104,7 +104,7 @@ class StartSource(str, Enum):
     ESTIMATED = "estimated"
 
 
-class Flag(str, Enum):
+class Flag(StrEnum):
     """Flags an outcome carries for the grading team."""
 
     UNANCHORED = "unanchored"  # G11
