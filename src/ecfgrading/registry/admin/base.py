@@ -1,0 +1,50 @@
+"""What the registry's admin pages share."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from ecfgrading.engine.codes import GradingCode, InvalidCode
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written by imports and calculations: shown, never edited by hand."""
+
+    show_full_result_count = False  # no COUNT(*) over a large table on every page
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class CodeSearchAdmin(admin.ModelAdmin):
+    """Searches a grading code too, with or without its check letter: 261619B, 261619."""
+
+    code_field = "code"
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        number = code_number(search_term)
+        if number is not None:
+            found |= queryset.filter(**{self.code_field: number})
+        return found, duplicates
+
+
+def code_number(text: str) -> int | None:
+    """The six digits of a searched code, or None when the text is not one."""
+    text = text.strip()
+    if text.isdigit() and len(text) <= 6:
+        return int(text)
+    try:
+        return GradingCode.parse(text).number
+    except InvalidCode:
+        return None

@@ -1,0 +1,95 @@
+"""Counties, clubs, players and their codes."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from ecfgrading.registry.admin.base import CodeSearchAdmin, ReadOnlyAdmin
+from ecfgrading.registry.models import (
+    Club,
+    ClubMembership,
+    County,
+    Player,
+    PlayerAlias,
+    Sequence,
+)
+from ecfgrading.registry.numbering import issue_code
+
+
+@admin.register(County)
+class CountyAdmin(admin.ModelAdmin):
+    list_display = ("name",)
+    search_fields = ("name",)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "county", "is_location", "merged_into")
+    list_filter = ("is_location", "county")
+    list_select_related = ("county", "merged_into")
+    search_fields = ("name", "=code")
+    raw_id_fields = ("merged_into",)
+
+
+class MembershipInline(admin.TabularInline):
+    model = ClubMembership
+    raw_id_fields = ("club",)
+    extra = 0
+
+
+@admin.register(Player)
+class PlayerAdmin(CodeSearchAdmin):
+    """Staff see the date of birth here, and only here."""
+
+    list_display = ("ref", "surname", "forenames", "sex", "date_of_birth", "nation", "merged_into")
+    list_filter = ("sex", "nation")
+    list_select_related = ("merged_into",)
+    search_fields = ("surname", "forenames", "=membership_no")
+    raw_id_fields = ("merged_into",)
+    readonly_fields = ("ref", "created_at", "updated_at")
+    fields = (
+        "ref",
+        ("surname", "forenames"),
+        ("sex", "date_of_birth"),
+        ("nation", "fide_id", "membership_no"),
+        "merged_into",
+        ("created_at", "updated_at"),
+    )
+    inlines = (MembershipInline,)
+    show_full_result_count = False
+
+    @admin.display(description="code", ordering="code")
+    def ref(self, player: Player) -> str:
+        return player.ref if player.code is not None else "(issued on save)"
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if not change:
+            obj.code = issue_code().number  # G28: codes are issued by the system
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(PlayerAlias)
+class PlayerAliasAdmin(CodeSearchAdmin, ReadOnlyAdmin):
+    list_display = ("ref", "player", "note", "created_at")
+    list_select_related = ("player",)
+    search_fields = ("player__surname",)
+
+    @admin.display(description="code", ordering="code")
+    def ref(self, alias: PlayerAlias) -> str:
+        return alias.ref
+
+
+@admin.register(ClubMembership)
+class ClubMembershipAdmin(CodeSearchAdmin):
+    list_display = ("player", "club", "first_season", "last_season")
+    list_filter = ("last_season",)
+    list_select_related = ("player", "club")
+    search_fields = ("player__surname", "club__name", "=club__code")
+    code_field = "player__code"
+    raw_id_fields = ("player", "club")
+
+
+@admin.register(Sequence)
+class SequenceAdmin(ReadOnlyAdmin):
+    list_display = ("name", "last_value")

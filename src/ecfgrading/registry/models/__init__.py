@@ -1,0 +1,56 @@
+"""The registry's models, one module per subject."""
+
+from ecfgrading.registry.models.audit import AuditLog
+from ecfgrading.registry.models.choices import (
+    CategoryChoice,
+    Colour,
+    NotGradedReason,
+    PlayRate,
+    RateChoice,
+    Result,
+    Sex,
+    StartSourceChoice,
+)
+from ecfgrading.registry.models.events import Event, Game, PendingIdentification, Submission
+from ecfgrading.registry.models.lists import (
+    GradingList,
+    ListEntry,
+    ListVersion,
+    PublishedVersionError,
+    StartingGradeAssignment,
+    StoredGamePoints,
+    StoredPeriodTotal,
+    assert_version_editable,
+)
+from ecfgrading.registry.models.people import Club, ClubMembership, County, Player, PlayerAlias
+from ecfgrading.registry.models.sequences import Sequence
+
+__all__ = [
+    "AuditLog",
+    "CategoryChoice",
+    "Club",
+    "ClubMembership",
+    "Colour",
+    "County",
+    "Event",
+    "Game",
+    "GradingList",
+    "ListEntry",
+    "ListVersion",
+    "NotGradedReason",
+    "PendingIdentification",
+    "PlayRate",
+    "Player",
+    "PlayerAlias",
+    "PublishedVersionError",
+    "RateChoice",
+    "Result",
+    "Sequence",
+    "Sex",
+    "StartSourceChoice",
+    "StartingGradeAssignment",
+    "StoredGamePoints",
+    "StoredPeriodTotal",
+    "Submission",
+    "assert_version_editable",
+]

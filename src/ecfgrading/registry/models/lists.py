@@ -1,0 +1,319 @@
+"""Grading lists, their versions, and what each computation stores (G17, G26).
+
+Published versions are immutable (G26). Single rows refuse ``save``/``delete`` and
+querysets refuse ``update``/``delete``/``bulk_create`` on a published version; any
+other bulk path calls :func:`assert_version_editable` first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Rate
+from ecfgrading.registry.models.choices import CategoryChoice, RateChoice, StartSourceChoice
+
+
+class PublishedVersionError(Exception):
+    """A change to a published list version: corrections make a new version (G26)."""
+
+
+def validate_list_id(value: str) -> None:
+    try:
+        ListId.parse(value)
+    except ValueError as error:
+        raise ValidationError(str(error)) from None
+
+
+class GradingList(models.Model):
+    """One publication of grades for one rate, such as standard 2010-07."""
+
+    list_id = models.CharField(
+        "list", max_length=7, validators=[validate_list_id], help_text="e.g. 2010-07"
+    )
+    rate = models.CharField(max_length=10, choices=RateChoice.choices)
+
+    class Meta:
+        ordering = ("-list_id", "rate")
+        constraints = (
+            models.UniqueConstraint(fields=("list_id", "rate"), name="grading_list_unique"),
+            # Standard lists are annual, in July (rules, section 1).
+            models.CheckConstraint(
+                condition=Q(rate=RateChoice.RAPID) | Q(list_id__endswith="-07"),
+                name="grading_list_standard_in_july",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.list_id} {self.rate}"
+
+    @property
+    def list(self) -> ListId:
+        return ListId.parse(self.list_id)
+
+    def clean(self) -> None:
+        try:
+            self.list.check_rate(Rate(self.rate))
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
+
+
+class ListVersionQuerySet(models.QuerySet["ListVersion"]):
+    def update(self, **kwargs: Any) -> int:
+        _refuse_if_published(self.filter(status=ListVersion.Status.PUBLISHED))
+        return super().update(**kwargs)
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        _refuse_if_published(self.filter(status=ListVersion.Status.PUBLISHED))
+        return super().delete()
+
+
+class ListVersion(models.Model):
+    """``initial``, ``august``, ``rev1``...; a draft until published, then immutable."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+
+    grading_list = models.ForeignKey(GradingList, on_delete=models.PROTECT, related_name="versions")
+    name = models.CharField(
+        max_length=10,
+        validators=[RegexValidator(r"^(initial|august|rev[1-9][0-9]*)$")],
+        help_text="initial, august, rev1, rev2...",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    rules_name = models.CharField(max_length=40, default="ecf-2009")
+    report = models.JSONField(default=dict, blank=True)
+
+    objects = ListVersionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("grading_list_id", "id")
+        get_latest_by = "published_at"
+        constraints = (
+            models.UniqueConstraint(fields=("grading_list", "name"), name="list_version_unique"),
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(published_at__isnull=False),
+                name="list_version_published_has_date",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.grading_list} {self.name} ({self.status})"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+    def clean(self) -> None:
+        if self.name != "august" or self.grading_list_id is None:
+            return
+        if not self.grading_list.list_id.endswith("-07"):
+            raise ValidationError({"name": "only July lists have an august version"})
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            _refuse_if_published(ListVersion.objects.filter(pk=self.pk, status="published"))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        assert_version_editable(self)
+        return super().delete(*args, **kwargs)
+
+
+def assert_version_editable(version: ListVersion | int | None) -> None:
+    """Raise PublishedVersionError unless the version is a draft (checked in the database)."""
+    if isinstance(version, ListVersion):
+        if version.is_published:
+            raise _published_error(version)
+        version = version.pk
+    if version is not None:
+        _refuse_if_published(ListVersion.objects.filter(pk=version, status="published"))
+
+
+def _refuse_if_published(published: models.QuerySet[ListVersion]) -> None:
+    version = published.select_related("grading_list").first()
+    if version is not None:
+        raise _published_error(version)
+
+
+def _published_error(version: ListVersion) -> PublishedVersionError:
+    return PublishedVersionError(
+        f"list version {version} is published and immutable; make a new version"
+    )
+
+
+class VersionRowQuerySet(models.QuerySet[Any]):
+    """Bulk operations that refuse to touch a published version."""
+
+    def update(self, **kwargs: Any) -> int:
+        self._refuse_published()
+        return super().update(**kwargs)
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        self._refuse_published()
+        return super().delete()
+
+    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        objs = list(objs)
+        for version_id in {obj.version_id for obj in objs}:
+            assert_version_editable(version_id)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def _refuse_published(self) -> None:
+        versions = ListVersion.objects.filter(status="published")
+        _refuse_if_published(versions.filter(pk__in=self.values("version_id")))
+
+
+class VersionRow(models.Model):
+    """A row that belongs to a list version and is frozen with it."""
+
+    version_id: int
+
+    objects = VersionRowQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        assert_version_editable(self.version_id)
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        assert_version_editable(self.version_id)
+        return super().delete(*args, **kwargs)
+
+
+class ListEntry(VersionRow):
+    """One player's outcome in a list version, published or not."""
+
+    # Indexed by the unique (version, player) constraint.
+    version = models.ForeignKey(
+        ListVersion, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="list_entries")
+    grade = models.PositiveSmallIntegerField(null=True, blank=True, help_text="G22: published.")
+    unrounded = models.FloatField(null=True, blank=True, help_text="After bonus and floor.")
+    calculated = models.FloatField(null=True, blank=True, help_text="Before the junior bonus.")
+    category = models.CharField(max_length=1, choices=CategoryChoice.choices, blank=True)
+    previous_grade = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The previous list's grade (Grade1) as published."
+    )
+    games_latest = models.PositiveIntegerField(default=0, help_text="G24: games in P0.")
+    games_counted = models.PositiveIntegerField(default=0, help_text="G24: games counted.")
+    n1 = models.PositiveIntegerField(default=0, help_text="Games stored for P1.")
+    n2 = models.PositiveIntegerField(default=0, help_text="Games stored for P2.")
+    junior_age = models.PositiveSmallIntegerField(null=True, blank=True)
+    bonus = models.FloatField(default=0.0, help_text="G20: junior bonus.")
+    start_grade = models.FloatField(null=True, blank=True)
+    start_source = models.CharField(max_length=20, choices=StartSourceChoice.choices, blank=True)
+    flags = models.CharField(max_length=100, blank=True, help_text="Comma-separated.")
+    published = models.BooleanField(default=False, help_text="G23: has a category.")
+
+    class Meta:
+        ordering = ("version", "player")
+        verbose_name_plural = "list entries"
+        constraints = (
+            models.UniqueConstraint(fields=("version", "player"), name="list_entry_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.version}: {self.grade}{self.category}"
+
+
+class StoredGamePoints(VersionRow):
+    """G17: the points one player scored in one game, as this version computed them."""
+
+    # Indexed by stored_points_player_idx (version, player).
+    version = models.ForeignKey(
+        ListVersion, on_delete=models.CASCADE, related_name="stored_points", db_index=False
+    )
+    game = models.ForeignKey(
+        "Game",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="stored_points",
+        help_text="Empty for lists loaded from a file, which have no games.",
+    )
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="stored_points")
+    period = models.PositiveSmallIntegerField(default=0, help_text="0: the version's P0.")
+    date = models.DateField()
+    sequence = models.BigIntegerField(default=0, help_text="The game's recording order.")
+    points = models.FloatField()
+
+    class Meta:
+        ordering = ("version", "player", "date", "sequence")
+        verbose_name_plural = "stored game points"
+        indexes = (models.Index(fields=("version", "player"), name="stored_points_player_idx"),)
+        constraints = (
+            models.UniqueConstraint(
+                fields=("version", "player", "game"),
+                condition=Q(game__isnull=False),
+                name="stored_points_unique_game",
+            ),
+            models.CheckConstraint(condition=Q(period__lte=2), name="stored_points_period_0_to_2"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.points:g} on {self.date} (version {self.version_id})"
+
+
+class StoredPeriodTotal(VersionRow):
+    """G17: a player's graded games and total points in the version's P0."""
+
+    # Indexed by the unique (version, player) constraint.
+    version = models.ForeignKey(
+        ListVersion, on_delete=models.CASCADE, related_name="stored_totals", db_index=False
+    )
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="stored_totals")
+    n = models.PositiveIntegerField()
+    total = models.FloatField()
+
+    class Meta:
+        ordering = ("version", "player")
+        constraints = (
+            models.UniqueConstraint(fields=("version", "player"), name="stored_total_unique"),
+        )
+
+    def __str__(self) -> str:
+        return (
+            f"{self.player_id}: {self.n} games, {self.total:g} points (version {self.version_id})"
+        )
+
+
+class StartingGradeAssignment(models.Model):
+    """G6: a starting grade set by the grading team, e.g. converted from FIDE (G30)."""
+
+    # Indexed by assignment_lookup_idx (player, rate, valid_from).
+    player = models.ForeignKey(
+        "Player", on_delete=models.PROTECT, related_name="starting_grades", db_index=False
+    )
+    rate = models.CharField(max_length=10, choices=RateChoice.choices)
+    grade = models.FloatField()
+    reason = models.CharField(max_length=200, help_text="e.g. FIDE 1850")
+    valid_from = models.CharField(
+        max_length=7, validators=[validate_list_id], help_text="The first list it applies to."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("player", "rate", "-valid_from")
+        indexes = (
+            models.Index(fields=("player", "rate", "valid_from"), name="assignment_lookup_idx"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rate} {self.grade:g} from {self.valid_from} ({self.reason})"

@@ -1,0 +1,180 @@
+"""Counties, clubs and players, with the codes that identify them (G28)."""
+
+from __future__ import annotations
+
+from django.core.validators import MaxValueValidator, MinLengthValidator
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Upper
+
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.registry.models.choices import Sex
+
+MAX_CODE = 999_999  # G28: six digits
+
+
+class County(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+
+    class Meta:
+        ordering = ("name",)
+        verbose_name_plural = "counties"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Club(models.Model):
+    """A club, or a location (shown with an asterisk). Some arrive by name only."""
+
+    code = models.CharField(
+        max_length=4,
+        unique=True,
+        null=True,
+        blank=True,
+        validators=[MinLengthValidator(4)],
+        help_text="Four characters, e.g. 7WAL; empty if known by name only.",
+    )
+    name = models.CharField(max_length=100, db_index=True)
+    county = models.ForeignKey(
+        County, null=True, blank=True, on_delete=models.PROTECT, related_name="clubs"
+    )
+    is_location = models.BooleanField(
+        default=False, help_text="A location rather than a club: shown with an asterisk."
+    )
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="absorbed"
+    )
+
+    class Meta:
+        ordering = ("name", "code")
+        constraints = (
+            # No code is NULL, never '', so that several clubs may lack one.
+            models.CheckConstraint(condition=~Q(code=""), name="club_code_not_empty"),
+            models.CheckConstraint(
+                condition=~Q(merged_into=F("id")), name="club_not_merged_into_self"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.name}*" if self.is_location else self.name
+
+
+class Player(models.Model):
+    """A player on record: everyone who has ever had a game graded."""
+
+    code = models.PositiveIntegerField(
+        unique=True,
+        validators=[MaxValueValidator(MAX_CODE)],
+        help_text="Six digits of the grading code; issued, never reused (G28).",
+    )
+    surname = models.CharField(max_length=100)
+    forenames = models.CharField(max_length=100, blank=True)
+    sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
+    date_of_birth = models.DateField(
+        null=True,
+        blank=True,
+        help_text="Private: never public, in the API or in a published file.",
+    )
+    fide_id = models.PositiveIntegerField("FIDE id", null=True, blank=True, db_index=True)
+    membership_no = models.CharField("membership number", max_length=20, blank=True, db_index=True)
+    nation = models.CharField(max_length=3, default="ENG")
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="absorbed",
+        help_text="The surviving record, when found to be the same person.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("surname", "forenames", "code")
+        indexes = (
+            models.Index(fields=("surname", "forenames"), name="player_name_idx"),
+            models.Index(Upper("surname"), name="player_surname_upper_idx"),
+        )
+        constraints = (
+            models.CheckConstraint(condition=Q(code__lte=MAX_CODE), name="player_code_six_digits"),
+            models.CheckConstraint(
+                condition=~Q(merged_into=F("id")), name="player_not_merged_into_self"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ref})"
+
+    @property
+    def grading_code(self) -> GradingCode:
+        return GradingCode(self.code)
+
+    @property
+    def ref(self) -> str:
+        """The full grading code with its check letter, e.g. ``261619B``."""
+        return str(self.grading_code)
+
+    @property
+    def name(self) -> str:
+        """``Surname, Forenames``, as results files and lists write it."""
+        return f"{self.surname}, {self.forenames}" if self.forenames else self.surname
+
+    def surviving(self) -> Player:
+        """The record this player was merged into, following chains of merges."""
+        player, seen = self, {self.pk}
+        while player.merged_into_id is not None and player.merged_into_id not in seen:
+            seen.add(player.merged_into_id)
+            player = player.merged_into
+        return player
+
+
+class PlayerAlias(models.Model):
+    """A code that no longer has its own record: it resolves to the surviving player."""
+
+    code = models.PositiveIntegerField(unique=True, validators=[MaxValueValidator(MAX_CODE)])
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="aliases")
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("code",)
+        verbose_name_plural = "player aliases"
+        constraints = (
+            models.CheckConstraint(condition=Q(code__lte=MAX_CODE), name="alias_code_six_digits"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.ref} -> {self.player.ref}"
+
+    @property
+    def grading_code(self) -> GradingCode:
+        return GradingCode(self.code)
+
+    @property
+    def ref(self) -> str:
+        return str(self.grading_code)
+
+
+class ClubMembership(models.Model):
+    """A player's club over seasons (named by the year they end: 2009 is 2008-09)."""
+
+    # Indexed by the unique (player, club) constraint.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", db_index=False
+    )
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
+    first_season = models.PositiveSmallIntegerField()
+    last_season = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ("player", "-last_season", "club")
+        constraints = (
+            models.UniqueConstraint(fields=("player", "club"), name="membership_unique"),
+            models.CheckConstraint(
+                condition=Q(first_season__lte=F("last_season")), name="membership_seasons_in_order"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.club}, {self.first_season}-{self.last_season}"

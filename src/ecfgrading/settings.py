@@ -1,0 +1,132 @@
+"""The one settings module: everything comes from environment variables with defaults
+that just work (a SQLite file under ./var/ on a first run, PostgreSQL by one variable).
+
+ECFGRADING_HOME           data directory, created if missing (default ./var/)
+DATABASE_URL              e.g. postgres://user@host:5432/name (default: a SQLite file
+                          ECFGRADING_HOME/ecfgrading.sqlite3, in WAL mode)
+ECFGRADING_SECRET_KEY     required in production; the default is for development only
+ECFGRADING_DEBUG          1/true/yes/on to turn debugging on (default off)
+ECFGRADING_ALLOWED_HOSTS  comma-separated (default localhost,127.0.0.1,[::1])
+ECFGRADING_CSRF_TRUSTED_ORIGINS  comma-separated origins such as https://grading.example
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def _database(url: str | None, home: Path) -> dict[str, Any]:
+    """One database from DATABASE_URL, or the default SQLite file under ECFGRADING_HOME."""
+    if not url:
+        url = f"sqlite:///{home / 'ecfgrading.sqlite3'}"
+    config: dict[str, Any] = dict(dj_database_url.parse(url))
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {
+            # WAL lets the public site read while an import or a calculation writes.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # Take the write lock at BEGIN so two writers queue instead of failing with
+            # "database is locked" when a read transaction upgrades to a write.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    else:
+        config["CONN_MAX_AGE"] = 600
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+BASE_DIR = Path(__file__).resolve().parent
+HOME = Path(os.environ.get("ECFGRADING_HOME") or "var").resolve()
+HOME.mkdir(parents=True, exist_ok=True)
+
+# Development only: never run a public server on this key (`check --deploy` warns).
+SECRET_KEY = os.environ.get(
+    "ECFGRADING_SECRET_KEY",
+    "django-insecure-ecfgrading-development-key-do-not-use-in-production",
+)
+DEBUG = _flag("ECFGRADING_DEBUG")
+ALLOWED_HOSTS = _list("ECFGRADING_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = _list("ECFGRADING_CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "ecfgrading.registry",
+    # Later: "ecfgrading.web" (public site and API), "ecfgrading.backoffice".
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "ecfgrading.urls"
+WSGI_APPLICATION = "ecfgrading.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": _database(os.environ.get("DATABASE_URL"), HOME)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "Europe/London"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = HOME / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed files served by whitenoise; needs `collectstatic` before serving.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}

@@ -1,0 +1,50 @@
+"""Test setup shared by every suite.
+
+Database tests run on real SQLite by default (Django's in-memory test database) and on
+real PostgreSQL when DATABASE_URL names one:
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test .venv/bin/pytest tests/registry
+
+pytest-django then creates and drops ``test_test`` through the ``postgres`` maintenance
+database, which needs no password under trust authentication. Pure tests (engine,
+formats) use no database and run unchanged either way.
+"""
+
+from collections.abc import Iterator
+
+import pytest
+from django.test import override_settings
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_without_collectstatic() -> Iterator[None]:
+    """Pages render {% static %} without a collectstatic run (production hashes names)."""
+    from django.conf import settings
+
+    storages = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    with override_settings(STORAGES=storages):
+        yield
+
+
+def _on_postgresql() -> bool:
+    from django.conf import settings
+
+    return "postgresql" in settings.DATABASES["default"]["ENGINE"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``postgresql`` run in the PostgreSQL pass of ``make test`` only.
+
+    They are deselected, not skipped, on SQLite: CI runs both passes, so nothing is
+    silently left out.
+    """
+    if _on_postgresql():
+        return
+    chosen = [item for item in items if item.get_closest_marker("postgresql") is None]
+    deselected = [item for item in items if item.get_closest_marker("postgresql") is not None]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = chosen

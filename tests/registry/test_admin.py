@@ -1,0 +1,137 @@
+"""The admin: every model is there, staff only, read-mostly."""
+
+from datetime import date
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+
+from ecfgrading.registry.models import (
+    AuditLog,
+    Club,
+    ClubMembership,
+    County,
+    Game,
+    ListEntry,
+    ListVersion,
+    Player,
+    PlayerAlias,
+    StartingGradeAssignment,
+    StoredGamePoints,
+    StoredPeriodTotal,
+    Submission,
+)
+
+REGISTRY_MODELS = list(apps.get_app_config("registry").get_models())
+
+
+def url(model, view: str, *args) -> str:
+    return reverse(f"admin:registry_{model._meta.model_name}_{view}", args=args)
+
+
+def test_every_registry_model_is_in_the_admin() -> None:
+    missing = [m.__name__ for m in REGISTRY_MODELS if not admin.site.is_registered(m)]
+
+    assert missing == []
+
+
+@pytest.fixture
+def some_of_everything(make_player, event, make_submission, draft_version, publish) -> None:
+    player = make_player(date_of_birth=date(2001, 3, 2))
+    club = Club.objects.create(
+        code="7WAL", name="Walthamstow", county=County.objects.create(name="Essex")
+    )
+    ClubMembership.objects.create(player=player, club=club, first_season=2009, last_season=2010)
+    PlayerAlias.objects.create(code=102807, player=player)
+    submission = make_submission(event=event, status="accepted")
+    game = Game.objects.create(
+        event=event,
+        submission=submission,
+        player1=player,
+        player2=make_player("Smith"),
+        result="55",
+        game_date=date(2013, 5, 11),
+        rate="standard",
+        graded=True,
+        line=20,
+        sequence=1,
+    )
+    ListEntry.objects.create(version=draft_version, player=player, grade=150, category="A")
+    StoredGamePoints.objects.create(
+        version=draft_version, player=player, game=game, date=game.game_date, points=150.0
+    )
+    StoredPeriodTotal.objects.create(version=draft_version, player=player, n=1, total=150.0)
+    StartingGradeAssignment.objects.create(
+        player=player, rate="standard", grade=150.0, reason="FIDE 1850", valid_from="2010-07"
+    )
+    AuditLog.record("publish", draft_version, actor="test", note="for the admin")
+    publish(draft_version)
+
+
+@pytest.mark.parametrize("model", REGISTRY_MODELS, ids=lambda m: m.__name__)
+def test_every_list_page_loads_and_searches(admin_client, some_of_everything, model) -> None:
+    assert admin_client.get(url(model, "changelist")).status_code == 200
+    for term in ("Bloggs", "102807J", "2010"):
+        assert admin_client.get(url(model, "changelist"), {"q": term}).status_code == 200
+    row = model.objects.first()
+    if row is not None:
+        assert admin_client.get(url(model, "change", row.pk)).status_code == 200
+
+
+def test_the_admin_is_for_staff_only(client, db) -> None:
+    response = client.get(url(Player, "changelist"))
+
+    assert response.status_code == 302
+    assert reverse("admin:login") in response["Location"]
+
+
+def test_a_player_is_found_by_his_full_code(admin_client, make_player) -> None:
+    player = make_player()
+
+    response = admin_client.get(url(Player, "changelist"), {"q": player.ref})
+    assert player.surname in response.content.decode()
+
+
+def test_staff_see_the_date_of_birth(admin_client, make_player) -> None:
+    player = make_player(date_of_birth=date(2001, 3, 2))
+
+    response = admin_client.get(url(Player, "change", player.pk))
+    assert 'value="02/03/2001"' in response.content.decode()
+
+
+def test_a_player_added_in_the_admin_is_issued_a_code(admin_client, make_player) -> None:
+    last = make_player()
+    form = {
+        "surname": "Newcomer",
+        "forenames": "Nina",
+        "sex": "F",
+        "nation": "ENG",
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
+
+    response = admin_client.post(url(Player, "add"), form)
+    assert response.status_code == 302, response.content.decode()
+    assert Player.objects.get(surname="Newcomer").code == last.code + 1
+
+
+def test_a_published_version_is_read_only(admin_client, some_of_everything) -> None:
+    version = ListVersion.objects.get()
+    page = admin_client.get(url(ListVersion, "change", version.pk)).content.decode()
+
+    assert 'name="_save"' not in page
+    assert admin_client.post(url(ListVersion, "change", version.pk), {}).status_code == 403
+    assert (
+        admin_client.post(url(ListVersion, "delete", version.pk), {"post": "yes"}).status_code
+        == 403
+    )
+
+
+def test_a_results_file_is_shown_and_never_edited(admin_client, some_of_everything) -> None:
+    submission = Submission.objects.get()
+    page = admin_client.get(url(Submission, "change", submission.pk)).content.decode()
+
+    assert "#EVENT DETAILS" in page
+    assert 'name="raw"' not in page
+    assert admin_client.post(url(Submission, "change", submission.pk), {}).status_code == 403
