@@ -1,0 +1,168 @@
+"""Problems a reader finds in a file, and the report that collects every one of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class ProblemKind:
+    """What a problem code means, how serious it is, and how its message reads."""
+
+    severity: Severity
+    description: str
+    template: str = "expected {field} {expected}, got {got}"
+
+
+def _error(description: str, template: str | None = None) -> ProblemKind:
+    return ProblemKind("error", description, template or ProblemKind.template)
+
+
+def _warning(description: str, template: str | None = None) -> ProblemKind:
+    return ProblemKind("warning", description, template or ProblemKind.template)
+
+
+_BARE = "expected {expected}, got {got}"
+
+# Stable codes: services, the CLI and the web show and filter problems by these.
+PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
+    {
+        # Both readers.
+        "empty-file": _error("the file holds nothing to read", _BARE),
+        "bad-encoding": _warning("bytes that are neither UTF-8 nor Windows-1252", _BARE),
+        "bad-code": _error("a grading code not of six digits and a check letter (G28)"),
+        "bad-check-letter": _error("a grading code whose check letter is wrong (G28)"),
+        "bad-number": _error("a value that should be a whole number is not"),
+        # Results file: layout.
+        "unknown-field": _error("a field name results-file.md does not define", _BARE),
+        "misplaced-field": _error("a known field in a section where it does not belong", _BARE),
+        "missing-section": _error("EVENT DETAILS or PLAYER LIST is missing", _BARE),
+        "section-order": _error(
+            "a section out of the order EVENT DETAILS, PLAYER LIST, results", _BARE
+        ),
+        "missing-finish": _error("no #FINISH: the file may be cut short", _BARE),
+        "stray-text": _warning("text outside any field, ignored", _BARE),
+        "bad-table": _error("a table without columns, or not closed by TABLE END", _BARE),
+        "table-size": _error("table values not a multiple of the number of columns", _BARE),
+        # Results file: sets and values.
+        "missing-field": _error("a mandatory field is missing or empty"),
+        "field-order": _error(
+            "PIN, or PIN1, SCORE, PIN2, not first and in that order in a set", _BARE
+        ),
+        "repeated-field": _error("a field given twice in one set"),
+        "bad-date": _error("a date not dd/mm/yyyy, or a day that does not exist"),
+        "bad-score": _error("a SCORE not 10, 01, 55, 1d, d1 or dd"),
+        "bad-colour": _error("a COLOUR not WHITE, BLACK, W or B"),
+        "bad-round": _error("a ROUND not 1..99"),
+        "bad-white-on": _error("a WHITE ON not ALL, ODD, EVEN, NONE or UNKNOWN"),
+        "bad-gender": _warning("a GENDER not M or F"),
+        "bad-club-code": _warning("a CLUB CODE not of 4 characters"),
+        "field-not-for-part": _warning("BOARD outside MATCH RESULTS, or ROUND outside SECTION"),
+        # Results file: the event.
+        "no-time-control": _error("no time control combination (G2)", _BARE),
+        "two-time-controls": _error("fields of more than one time control combination (G2)", _BARE),
+        "incomplete-time-control": _error("a time control combination lacks a field (G2)", _BARE),
+        "dates-reversed": _error("FINAL RESULT DATE before EVENT DATE"),
+        "not-graded": _warning(
+            "rate of play or environment not graded (G1, G2)",
+            "expected {expected}, got {got}: nothing in this file will be graded",
+        ),
+        # Results file: players and games.
+        "duplicate-pin": _error("a PIN used for two players"),
+        "missing-name": _error("a player without NAME or SURNAME", _BARE),
+        "no-code-or-club": _error("a player with neither a grading code nor a club", _BARE),
+        "unknown-pin": _error("a result naming a PIN that is not in the player list"),
+        "plays-himself": _error("PIN1 and PIN2 are the same player"),
+        "repeated-pairing": _error("the same pair meets twice in one round", _BARE),
+        "date-outside-event": _warning("a game dated outside EVENT DATE..FINAL RESULT DATE"),
+        # Results file: checked by the import service against the database.
+        "code-of-another-player": _warning("a grading code on record under another name", _BARE),
+        "stale-submission-index": _error("SUBMISSION INDEX not above the last one received"),
+        # Grading-list CSV.
+        "unknown-header": _error("a header that is neither grading-list layout", _BARE),
+        "bad-csv": _error("a record the CSV reader cannot read (say, a huge field)", _BARE),
+        "bad-row-length": _error("a row without the 20 columns of the header", _BARE),
+        "bad-category": _error("a category not X, A, B, C, D or E"),
+        "bad-sex": _warning("a Sex not M or F"),
+        "bad-nation": _warning("a Nation not of 3 letters"),
+        "duplicate-code": _error("a grading code on two rows"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem, with where it is, what was expected and the bad value."""
+
+    code: str
+    severity: Severity
+    line: int
+    field: str
+    expected: str
+    got: str
+    message: str
+
+    @classmethod
+    def make(cls, code: str, line: int, field: str, expected: str, got: str) -> Problem:
+        kind = PROBLEM_CODES[code]
+        shown = repr(got) if got else "nothing"
+        text = kind.template.format(field=field, expected=expected, got=shown)
+        return cls(code, kind.severity, line, field, expected, got, f"{text} (line {line})")
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Report:
+    """Every problem of one file, in line order."""
+
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "warning")
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing stops the file being accepted (warnings allowed)."""
+        return not self.errors
+
+    def codes(self) -> list[str]:
+        return [p.code for p in self.problems]
+
+    def __iter__(self) -> Iterator[Problem]:
+        return iter(self.problems)
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+
+class StopReading(Exception):
+    """Raised by a strict log at the first error; readers catch it."""
+
+
+@dataclass
+class ProblemLog:
+    """The problems found so far while one file is read."""
+
+    strict: bool = False
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, code: str, line: int, field: str, expected: str, got: str) -> None:
+        problem = Problem.make(code, line, field, expected, got)
+        self.problems.append(problem)
+        if self.strict and problem.severity == "error":
+            raise StopReading(problem.message)
+
+    def report(self) -> Report:
+        return Report(tuple(sorted(self.problems, key=lambda p: p.line)))

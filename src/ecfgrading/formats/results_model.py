@@ -1,0 +1,140 @@
+"""A results file as values: event, players, parts and games (results-file.md, section 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.rateplay import TimeControl
+from ecfgrading.engine.types import ResultCode
+
+
+class PartKind(StrEnum):
+    """The three kinds of results part; the value is the field name."""
+
+    MATCH = "MATCH RESULTS"
+    SECTION = "SECTION RESULTS"
+    OTHER = "OTHER RESULTS"
+
+
+class Colour(StrEnum):
+    """PIN1's colour."""
+
+    WHITE = "WHITE"
+    BLACK = "BLACK"
+
+
+class WhiteOn(StrEnum):
+    """Which boards PIN1 had white on in a part (``WHITE ON``)."""
+
+    ALL = "ALL"
+    ODD = "ODD"
+    EVEN = "EVEN"
+    NONE = "NONE"
+    UNKNOWN = "UNKNOWN"
+
+
+@dataclass(frozen=True)
+class EventDetails:
+    """The EVENT DETAILS fields; a missing mandatory field is '' or None (and an error)."""
+
+    code: str = ""
+    submission_index: int | None = None
+    name: str = ""
+    event_date: date | None = None  # first day
+    final_result_date: date | None = None  # last day
+    results_officer: str = ""
+    results_officer_address: tuple[str, ...] = ()
+    treasurer: str = ""
+    treasurer_address: tuple[str, ...] = ()
+    time_control: TimeControl | None = None  # carries ENVIRONMENT too
+    adjudicated: str | None = None  # None: absent; '': given without a value
+    inform_grand_prix: str | None = None
+    inform_fide: str | None = None
+    inform_chessmoves: str | None = None
+    inform_union: str | None = None
+    line: int = field(default=0, compare=False)
+    # Canonical field name -> line of its first occurrence, for later (database) checks.
+    field_lines: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """One player set; ``code`` is the parsed ``code_text`` when that is a valid code."""
+
+    pin: int
+    code_text: str = ""  # REF, ECF CODE or BCF CODE, as written
+    code: GradingCode | None = None
+    name: str = ""  # 'Surname, Forenames'
+    surname: str = ""  # the older three fields
+    forename: str = ""
+    initials: str = ""
+    gender: str = ""
+    title: str = ""
+    date_of_birth: date | None = None
+    club_code: str = ""
+    club_name: str = ""
+    club_county: str = ""
+    membership_no: str = ""  # ECF NO or BCF NO
+    fide_no: str = ""
+    comment: str = ""
+    line: int = field(default=0, compare=False)
+
+    @property
+    def full_name(self) -> str:
+        """NAME, or 'Surname, Forename Initials' built from the older fields."""
+        if self.name:
+            return self.name
+        given = " ".join(part for part in (self.forename, self.initials) if part)
+        return f"{self.surname}, {given}" if given else self.surname
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One result set; ``score`` is from PIN1's side (G1)."""
+
+    pin1: int
+    score: ResultCode
+    pin2: int
+    colour: Colour | None = None
+    game_date: date | None = None
+    board: int | None = None
+    round: int | None = None
+    comment: str = ""
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class ResultsPart:
+    """MATCH, SECTION or OTHER RESULTS: a name, part fields and games."""
+
+    kind: PartKind
+    name: str = ""
+    white_on: WhiteOn | None = None
+    results_date: date | None = None
+    games: tuple[GameResult, ...] = ()
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class ResultsFile:
+    """A whole results file; line numbers are kept but never compared."""
+
+    event: EventDetails
+    players: tuple[PlayerEntry, ...] = ()
+    parts: tuple[ResultsPart, ...] = ()
+
+    def games(self) -> Iterator[tuple[ResultsPart, GameResult]]:
+        for part in self.parts:
+            for game in part.games:
+                yield part, game
+
+    def players_by_pin(self) -> dict[int, PlayerEntry]:
+        """The first player of each PIN (a repeated PIN is an error of the file)."""
+        found: dict[int, PlayerEntry] = {}
+        for player in self.players:
+            found.setdefault(player.pin, player)
+        return found

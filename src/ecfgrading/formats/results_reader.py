@@ -1,0 +1,65 @@
+"""Read a results file: never raises; returns what it could read and every problem."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from ecfgrading.formats.encoding import decode, drop_bom
+from ecfgrading.formats.lexer import expand_tables, lex
+from ecfgrading.formats.problems import ProblemLog, Report, StopReading
+from ecfgrading.formats.results_checks import PartContext
+from ecfgrading.formats.results_event import build_event
+from ecfgrading.formats.results_fields import ALL_FIELDS
+from ecfgrading.formats.results_layout import Layout, group
+from ecfgrading.formats.results_model import EventDetails, PartKind, ResultsFile
+from ecfgrading.formats.results_sets import build_part, build_players
+
+Reading = tuple[ResultsFile | None, Report]
+
+
+def read_results(handle: TextIO, *, strict: bool = False) -> Reading:
+    """Read from a text handle; see ``parse_results``."""
+    return parse_results(handle.read(), strict=strict)
+
+
+def read_results_bytes(data: bytes, *, strict: bool = False) -> Reading:
+    """Read bytes: UTF-8, else Windows-1252; a byte-order mark is dropped."""
+    text, lossy = decode(data)
+    log = ProblemLog(strict)
+    if lossy:
+        log.add("bad-encoding", 1, "", "UTF-8 or Windows-1252 text", "undecodable bytes")
+    return _read(text, log)
+
+
+def parse_results(text: str, *, strict: bool = False) -> Reading:
+    """The file (None if it holds no field at all) and the report of every problem.
+
+    A file is returned even when the report has errors, so that later checks (the
+    database's) can run: sets whose PIN, PIN1, SCORE or PIN2 cannot be read are left
+    out of it, and ``report.ok`` says whether it may be imported. ``strict`` stops at
+    the first error and returns no file.
+    """
+    return _read(drop_bom(text), ProblemLog(strict))
+
+
+def _read(text: str, log: ProblemLog) -> Reading:
+    try:
+        results = _build(group(expand_tables(lex(text, log), ALL_FIELDS, log), log), log)
+    except StopReading:
+        return None, log.report()
+    return results, log.report()
+
+
+def _build(layout: Layout, log: ProblemLog) -> ResultsFile | None:
+    if layout.empty:
+        log.add("empty-file", 1, "", "a results file of #NAME=value fields", "")
+        return None
+    event = build_event(layout.event, layout.event_line, log)
+    players = build_players(layout.players, log)
+    pins = frozenset(player.pin for player in players)
+    parts = tuple(build_part(part, _context(part.kind, pins, event), log) for part in layout.parts)
+    return ResultsFile(event, players, parts)
+
+
+def _context(kind: PartKind, pins: frozenset[int], event: EventDetails) -> PartContext:
+    return PartContext(kind, pins, event.event_date, event.final_result_date)

@@ -1,0 +1,100 @@
+"""Player sets, result sets and parts, from grouped fields to values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.formats.lexer import Token
+from ecfgrading.formats.problems import ProblemLog
+from ecfgrading.formats.results_checks import (
+    PartContext,
+    check_game,
+    check_pairing,
+    check_player,
+    check_unique_pin,
+)
+from ecfgrading.formats.results_fields import PART_FIELDS, PLAYER_FIELDS, RESULT_FIELDS, collect
+from ecfgrading.formats.results_layout import PartLayout
+from ecfgrading.formats.results_model import GameResult, PlayerEntry, ResultsPart
+from ecfgrading.formats.values import BadValue, grading_code
+
+
+def build_players(sets: Sequence[Sequence[Token]], log: ProblemLog) -> tuple[PlayerEntry, ...]:
+    """Every player set whose PIN is readable; a PIN used twice is reported."""
+    players: list[PlayerEntry] = []
+    first_lines: dict[int, int] = {}
+    for tokens in sets:
+        player = build_player(tokens, log)
+        if player is not None:
+            check_unique_pin(player, first_lines, log)
+            players.append(player)
+    return tuple(players)
+
+
+def build_player(tokens: Sequence[Token], log: ProblemLog) -> PlayerEntry | None:
+    values, lines = collect(tokens, PLAYER_FIELDS, log)
+    if "pin" not in values:
+        return None
+    code = _code(values.get("code_text", ""), lines, tokens, log)
+    player = PlayerEntry(**values, code=code, line=tokens[0].line)
+    check_player(player, lines, log)
+    return player
+
+
+def _code(
+    text: str, lines: dict[str, int], tokens: Sequence[Token], log: ProblemLog
+) -> GradingCode | None:
+    """G28; an invalid code stays in ``code_text`` for the grading team to see."""
+    if not text:
+        return None
+    try:
+        return grading_code(text)
+    except BadValue as bad:
+        line = lines["code_text"]
+        name = next(t.name for t in tokens if t.line == line and t.key in _CODE_KEYS)
+        log.add(bad.code, line, name, bad.expected, text)
+        return None
+
+
+_CODE_KEYS = frozenset(key for key, spec in PLAYER_FIELDS.items() if spec.attr == "code_text")
+
+
+def build_part(layout: PartLayout, context: PartContext, log: ProblemLog) -> ResultsPart:
+    values, _ = collect(layout.fields, PART_FIELDS, log)
+    met: dict[tuple[int, int, int], int] = {}
+    games: list[GameResult] = []
+    for tokens in layout.sets:
+        game = build_game(tokens, context, log)
+        if game is not None:
+            check_pairing(game, met, log)
+            games.append(game)
+    name = layout.header.value or ""
+    return ResultsPart(layout.kind, name, games=tuple(games), line=layout.header.line, **values)
+
+
+def build_game(tokens: Sequence[Token], context: PartContext, log: ProblemLog) -> GameResult | None:
+    _check_order(tokens, log)
+    values, lines = collect(tokens, RESULT_FIELDS, log)
+    if not ("pin1" in values and "score" in values and "pin2" in values):
+        return None
+    game = GameResult(**values, line=tokens[0].line)
+    check_game(game, lines, context, log)
+    return game
+
+
+def _check_order(tokens: Sequence[Token], log: ProblemLog) -> None:
+    """PIN1, SCORE, PIN2 first and in that order (results-file.md)."""
+    if len(tokens) >= 3 and tokens[1].key == "SCORE" and tokens[2].key == "PIN2":
+        return
+    keys = [token.key for token in tokens]
+    wanted = 1  # where the next mandatory field belongs
+    for key, before in (("SCORE", "PIN1"), ("PIN2", "SCORE")):
+        if key not in keys:
+            log.add("missing-field", tokens[0].line, key, "in every result set", "")
+            continue
+        found = keys.index(key)
+        if found != wanted:
+            got = tokens[wanted].name if wanted < len(tokens) else ""
+            log.add("field-order", tokens[found].line, key, f"{key} right after {before}", got)
+        wanted = found + 1
