@@ -81,8 +81,13 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
         "repeated-pairing": _error("the same pair meets twice in one round", _BARE),
         "date-outside-event": _warning("a game dated outside EVENT DATE..FINAL RESULT DATE"),
         # Results file: checked by the import service against the database.
-        "code-of-another-player": _warning("a grading code on record under another name", _BARE),
+        # The issue makes this an error: linking games to the wrong player corrupts grades.
+        "code-of-another-player": _error("a grading code on record under another name", _BARE),
         "stale-submission-index": _error("SUBMISSION INDEX not above the last one received"),
+        "code-not-on-record": _warning(
+            "a well-formed grading code not on record: the player is created with it", _BARE
+        ),
+        "import-conflict": _error("the database refused the file; nothing was imported", _BARE),
         # Grading-list CSV.
         "unknown-header": _error("a header that is neither grading-list layout", _BARE),
         "bad-csv": _error("a record the CSV reader cannot read (say, a huge field)", _BARE),

@@ -95,7 +95,7 @@ def check_pairing(game: GameResult, met: dict[tuple[int, int, int], int], log: P
 
 
 def code_of_another_player(player: PlayerEntry, name_on_record: str) -> Problem:
-    """For the import service: the code is on record under another name (a warning)."""
+    """For the import service: the code is on record under another name (an error)."""
     expected = f"a grading code of {player.full_name!r} ({player.code_text} is {name_on_record!r})"
     return Problem.make(
         "code-of-another-player", player.line, "ECF CODE", expected, player.code_text

@@ -1,0 +1,208 @@
+"""The ``ecfgrading`` command: a thin layer over the service functions.
+
+Exit status: 0 success, 1 a domain error (bad file, unknown player...), 2 usage.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class DomainError(click.ClickException):
+    """A user's mistake or a refused operation: a clear message, exit status 1."""
+
+    exit_code = 1
+
+
+def _django() -> None:
+    """Configure Django once, on first use, so --help stays fast."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
+    import django
+
+    django.setup()
+
+
+@contextmanager
+def _domain_errors(*kinds: type[Exception]) -> Iterator[None]:
+    try:
+        yield
+    except kinds as error:
+        raise DomainError(str(error)) from None
+
+
+@click.group()
+@click.version_option(package_name="ecfgrading")
+def main() -> None:
+    """ecfgrading: the grading system of a national chess federation."""
+
+
+@main.command()
+def init() -> None:
+    """Create or migrate the database (DATABASE_URL, default a SQLite file in ./var/)."""
+    _django()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+    database = settings.DATABASES["default"]
+    click.echo(f"database ready: {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}")
+
+
+# --- results files ------------------------------------------------------------------
+
+
+@main.group()
+def results() -> None:
+    """Check and import results files."""
+
+
+def _read_files(paths: tuple[Path, ...]) -> list[tuple[str, bytes]]:
+    return [(str(path), path.read_bytes()) for path in paths]
+
+
+_FILES = click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+_AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
+
+
+@results.command("check")
+@_FILES
+@_AS_JSON
+def results_check(files: tuple[Path, ...], as_json: bool) -> None:
+    """Check results files against the rules and the records; write nothing."""
+    _django()
+    from ecfgrading.services.ingest import check_results
+
+    reports = check_results(_read_files(files))
+    _print_reports(reports, as_json)
+    if any(not report.ok for report in reports):
+        raise DomainError(f"{sum(not r.ok for r in reports)} of {len(reports)} files have errors")
+
+
+@results.command("import")
+@_FILES
+@_AS_JSON
+@click.option("--sender", default="", help="Who sent the files (kept with each submission).")
+def results_import(files: tuple[Path, ...], as_json: bool, sender: str) -> None:
+    """Import results files; each is accepted whole or rejected whole, and kept."""
+    _django()
+    from ecfgrading.services.ingest import import_files
+
+    with _progress("importing", len(files)) as advance:
+        outcomes = import_files(_read_files(files), sender=sender, progress=advance)
+    _print_reports([o.feedback for o in outcomes], as_json)
+    rejected = sum(not o.accepted for o in outcomes)
+    if rejected:
+        raise DomainError(f"{rejected} of {len(outcomes)} files rejected (kept on record)")
+
+
+def _print_reports(reports: list[Any], as_json: bool) -> None:
+    if as_json:
+        import json
+
+        click.echo(json.dumps([r.as_dict() for r in reports], indent=2, default=str))
+        return
+    for report in reports:
+        click.echo(report.to_text())
+
+
+@contextmanager
+def _progress(label: str, total: int) -> Iterator[Callable[[int, int, str], None]]:
+    """A rich progress bar on stderr when there is enough work to watch."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    if total < 2 or not console.is_terminal:
+        yield lambda done, total, name: None
+        return
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done, total, name: bar.update(task, completed=done, description=name or label)
+
+
+# --- grading lists ------------------------------------------------------------------
+
+
+@main.group("lists")
+def lists_group() -> None:
+    """Load and export grading lists."""
+
+
+@lists_group.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--list", "list_id", required=True, help="The list the file is, e.g. 2009-07.")
+@click.option(
+    "--rate", type=click.Choice(["standard", "rapid", "both"]), default="both", show_default=True
+)
+def lists_import(file: Path, list_id: str, rate: str) -> None:
+    """Load a published grading list CSV as the starting point (a published version)."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.lists_import import ListImportError, import_grade_list
+
+    rates = (Rate.STANDARD, Rate.RAPID) if rate == "both" else (Rate(rate),)
+    with _domain_errors(ListImportError, ValueError):
+        outcome = import_grade_list(
+            file.read_bytes(), list_id=list_id, rates=rates, filename=str(file)
+        )
+    click.echo(outcome.to_text() if hasattr(outcome, "to_text") else str(outcome))
+    if not getattr(outcome, "ok", True):
+        raise DomainError(f"{file}: nothing was imported")
+
+
+# --- identification -------------------------------------------------------------------
+
+
+@main.group()
+def identify() -> None:
+    """The pending-identification queue."""
+
+
+@identify.command("list")
+def identify_list() -> None:
+    """Open cases, their candidates and the games waiting on them."""
+    _django()
+    from ecfgrading.registry.models import Player
+    from ecfgrading.services.pending import open_cases
+
+    cases = list(open_cases())
+    ids = {c["player_id"] for case in cases for c in case.candidates}
+    known = {p.id: p for p in Player.objects.filter(id__in=ids)}
+    for case in cases:
+        club = case.club_name or case.club_code or "-"
+        source = case.submission.filename or case.submission_id
+        click.echo(
+            f"case {case.id}: {case.name} (PIN {case.pin}, {club}) in {source},"
+            f" {case.games} games waiting"
+        )
+        for c in case.candidates:
+            player = known.get(c["player_id"])
+            label = f"{player.ref} {player.name}" if player else f"player {c['player_id']}"
+            click.echo(f"    {label}  score {c['score']}")
+    click.echo(f"{len(cases)} open cases")
+
+
+@identify.command("resolve")
+@click.argument("case", type=int)
+@click.option("--code", help="Link to the player holding this grading code.")
+@click.option("--new", "create", is_flag=True, help="Create a new player with a new code.")
+def identify_resolve(case: int, code: str | None, create: bool) -> None:
+    """Decide a case: link it to a player on record, or create a new player."""
+    _django()
+    from ecfgrading.services.pending import PendingError, resolve
+
+    with _domain_errors(PendingError):
+        player = resolve(case, code=code, create=create, actor="cli")
+    click.echo(f"case {case}: {player.ref} {player.name}; its games now count for him")
+
+

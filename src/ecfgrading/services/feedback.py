@@ -1,0 +1,121 @@
+"""The feedback report a grading officer gets for a results file (text, JSON, dict)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ecfgrading.formats.problems import Problem
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    """A player the import put on record, with the code he now holds."""
+
+    pin: int
+    name: str
+    code: str
+    code_given: bool  # the file gave a well-formed code not yet on record
+
+
+@dataclass(frozen=True)
+class Candidate:
+    player_id: int
+    code: str
+    name: str
+    score: int
+
+
+@dataclass(frozen=True)
+class WaitingPlayer:
+    """A player in the pending-identification queue and the games waiting for him."""
+
+    pin: int
+    name: str
+    games: int
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass
+class Feedback:
+    """Everything the import says about one file."""
+
+    filename: str
+    event_code: str = ""
+    event_name: str = ""
+    submission_id: int | None = None
+    submission_index: int | None = None
+    accepted: bool = False
+    checked_only: bool = False
+    problems: list[Problem] = field(default_factory=list)
+    graded: dict[str, int] = field(default_factory=dict)  # rate -> games graded
+    not_graded: dict[str, int] = field(default_factory=dict)  # reason -> games
+    waiting: int = 0  # games waiting for a pending identification
+    linked: int = 0  # players identified as players on record
+    new_players: list[NewPlayer] = field(default_factory=list)
+    pending: list[WaitingPlayer] = field(default_factory=list)
+    superseded_games: int = 0
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["problems"] = [asdict(p) for p in sorted(self.problems, key=_by_line)]
+        data["ok"] = self.ok
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict(), indent=2, default=str)
+
+    def to_text(self) -> str:
+        return "\n".join(_text_lines(self))
+
+
+def _by_line(problem: Problem) -> tuple[int, str]:
+    return (problem.line, problem.code)
+
+
+def _status(feedback: Feedback) -> str:
+    if feedback.checked_only:
+        return "checked: no errors" if feedback.ok else "checked: would be rejected"
+    return "accepted" if feedback.accepted else "REJECTED: nothing was imported"
+
+
+def _text_lines(feedback: Feedback) -> list[str]:
+    title = " ".join(s for s in (feedback.event_code, feedback.event_name) if s)
+    lines = [f"{feedback.filename}: {title or '(event unknown)'}", f"  {_status(feedback)}"]
+    if feedback.submission_id is not None:
+        lines.append(f"  kept on record as submission {feedback.submission_id}")
+    lines += _count_lines(feedback)
+    lines += [f"  new player {p.name}: {p.code}" for p in feedback.new_players]
+    for waiting in feedback.pending:
+        found = ", ".join(f"{c.name} {c.code} ({c.score})" for c in waiting.candidates)
+        lines.append(
+            f"  pending: {waiting.name} (PIN {waiting.pin}), {waiting.games} games waiting;"
+            f" candidates: {found or 'none'}"
+        )
+    lines += [f"  {p.severity}: {p.message}" for p in sorted(feedback.problems, key=_by_line)]
+    return lines
+
+
+def _count_lines(feedback: Feedback) -> list[str]:
+    out = [f"  graded {rate}: {n} games" for rate, n in sorted(feedback.graded.items())]
+    out += [f"  not graded ({why}): {n} games" for why, n in sorted(feedback.not_graded.items())]
+    if feedback.waiting:
+        out.append(f"  waiting for identification: {feedback.waiting} games")
+    if feedback.superseded_games:
+        out.append(f"  replaced {feedback.superseded_games} games of earlier submissions")
+    if feedback.linked:
+        out.append(f"  players identified on record: {feedback.linked}")
+    return out

@@ -1,0 +1,462 @@
+"""Which player on record a results file means: the issue's "Identification" rules.
+
+Pure: no Django, no database. The import service loads the records in bulk into a
+``RecordIndex``, asks ``identify`` about each player of a file, writes what the
+decisions say, and adds every player it creates to the index so that a later file of
+the same batch finds him.
+
+In order: a grading code whose holder's name agrees links; one whose holder's name
+disagrees is an error. A well-formed code not on record (the records are older than
+the system, and a published list holds only graded players) creates the player with
+that code, unless a player of the same name is on record: then a person decides.
+Without a code, records are scored by name, club and date of birth: one strong
+candidate links, none creates a player with a new code (G28), anything else is queued.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.formats.results_model import PlayerEntry
+from ecfgrading.services.names import (
+    Agreement,
+    PersonName,
+    SurnameSet,
+    first_forenames_may_agree,
+    fold_club,
+    fold_club_code,
+    forename_agreement,
+    name_from_fields,
+    names_agree,
+    parse_name,
+)
+
+# -- values ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchPolicy:
+    """Thresholds and points of the name score (0..100), with the cases that fixed them.
+
+    Exact surname and the same forenames make 80: a lone John Smith links, but not one
+    of another club (70: players move, yet namesakes abound). A club in common makes 95,
+    so of two John Smiths of different clubs the club picks one (95 against 70); without
+    a club they tie at 80 and are queued. 'Bloggs, J' makes 60 and is queued unless the
+    club (75) or the date of birth (85) agrees.
+    """
+
+    # At or above this a candidate may be linked without a person looking.
+    link_score: int = 75
+    # Below this a record is no candidate: 'Smith' without forenames at another club (40).
+    queue_score: int = 45
+    # The best must lead the second by this much: 95 against 80 (a John Smith whose club
+    # is unknown) links, 80 against 70 (one at another club) does not.
+    margin: int = 15
+    # rapidfuzz ratio for another surname to be looked at: 'Smith'/'Smyth' is 80,
+    # 'Bloggs'/'Blogs' 91; used only when the surname as written finds nobody.
+    surname_cutoff: float = 80.0
+    fuzzy_surnames: int = 20  # the most similar surnames looked at
+    # An exact surname earns all of these; a similar one a share falling to 0 at the
+    # cutoff, so 'Blogs, Joe' at Bloggs' club (72) is queued, never linked, unless the
+    # date of birth agrees too.
+    surname_points: int = 50
+    same_forenames: int = 30  # 'John Robert' / 'John Robert'
+    same_first_forename: int = 25  # 'John' / 'John R'
+    consistent_initials: int = 10  # 'J' / 'John': common, so it needs club or birth
+    unknown_forenames: int = 0
+    similar_forename: int = 5  # 'Jon' / 'John': enough to queue, never to link
+    club_agrees: int = 15  # a club code or folded club name in common
+    club_differs: int = -10  # small: players change clubs
+    birth_agrees: int = 25  # a different date of birth rules the record out
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.queue_score <= self.link_score <= 100:
+            raise ValueError(
+                "expected 0 <= queue_score <= link_score <= 100, "
+                f"got {self.queue_score} and {self.link_score}"
+            )
+        if not 0 < self.surname_cutoff < 100:
+            raise ValueError(
+                f"expected a surname_cutoff between 0 and 100, got {self.surname_cutoff}"
+            )
+
+    def surname_score(self, similarity: float) -> float:
+        share = (similarity - self.surname_cutoff) / (100.0 - self.surname_cutoff)
+        return self.surname_points * min(1.0, max(0.0, share))
+
+    def forename_score(self, agreement: Agreement) -> int:
+        """Points for forenames short of a CONFLICT, which rules the record out."""
+        if agreement is Agreement.SAME:
+            return self.same_forenames
+        if agreement is Agreement.FIRST:
+            return self.same_first_forename
+        if agreement is Agreement.INITIALS:
+            return self.consistent_initials
+        if agreement is Agreement.SIMILAR:
+            return self.similar_forename
+        return self.unknown_forenames
+
+
+DEFAULT_POLICY = MatchPolicy()
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player on record, as the import service loads it.
+
+    ``club_names`` may be given as stored: the index folds them with ``fold_club``.
+    """
+
+    id: int
+    code: int | None
+    surname: str
+    forenames: str = ""
+    club_codes: frozenset[str] = frozenset()
+    club_names: frozenset[str] = frozenset()
+    date_of_birth: date | None = None
+
+    @property
+    def written(self) -> str:
+        """'Surname, Forenames', as the results file and the published list write it."""
+        return f"{self.surname}, {self.forenames}" if self.forenames else self.surname
+
+    def describe(self) -> str:
+        """'Bloggs, Joe' 261619B, for messages (never the date of birth: it is private)."""
+        held = str(GradingCode(self.code)) if self.code is not None else f"player {self.id}"
+        return f"'{self.written}' {held}"
+
+
+@dataclass(frozen=True)
+class Received:
+    """A player as a results file gives him, folded for comparison."""
+
+    written: str  # the name as written, for messages
+    name: PersonName
+    code: GradingCode | None = None
+    club_code: str = ""
+    club_name: str = ""  # folded
+    date_of_birth: date | None = None
+
+    @classmethod
+    def from_entry(cls, entry: PlayerEntry) -> Received:
+        """NAME when given, else SURNAME/FORENAME/INITIALS.
+
+        A code of the wrong shape or with a wrong check letter has no ``entry.code``:
+        the file check rejects the file before anyone is identified.
+        """
+        if entry.name:
+            name = parse_name(entry.name)
+        else:
+            name = name_from_fields(entry.surname, entry.forename, entry.initials)
+        return cls(
+            written=entry.full_name,
+            name=name,
+            code=entry.code,
+            club_code=fold_club_code(entry.club_code),
+            club_name=fold_club(entry.club_name),
+            date_of_birth=entry.date_of_birth,
+        )
+
+
+class DecisionKind(Enum):
+    LINK = "link"  # the player is ``player_id``
+    CREATE_WITH_CODE = "create with code"  # a new player holding ``code``
+    CREATE_NEW = "create new"  # a new player with a newly issued code (G28)
+    PENDING = "pending"  # the queue: a person chooses among ``candidates``
+    CODE_NAME_MISMATCH = "code name mismatch"  # an error: ``code`` is ``player_id``'s
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with one player of a file; ``messages`` go in the import report."""
+
+    kind: DecisionKind
+    player_id: int | None = None
+    code: GradingCode | None = None
+    candidates: tuple[tuple[int, int], ...] = ()  # (player id, score), best first
+    messages: tuple[str, ...] = ()
+
+
+# -- the index ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """A record with its name and clubs folded once, when indexed."""
+
+    record: PlayerRecord
+    name: PersonName
+    club_codes: frozenset[str]
+    club_names: frozenset[str]
+
+    @classmethod
+    def of(cls, record: PlayerRecord) -> _Known:
+        return cls(
+            record=record,
+            name=name_from_fields(record.surname, record.forenames),
+            club_codes=frozenset(map(fold_club_code, record.club_codes)),
+            club_names=frozenset(map(fold_club, record.club_names)),
+        )
+
+
+class RecordIndex:
+    """Players on record by code, by surname key and first forename, and by similar surname.
+
+    Mutable only through ``add``: the players an import creates join it as it goes.
+    """
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, _Known] = {}
+        self._by_code: dict[int, _Known] = {}
+        # Surname key -> first initial -> first forename -> records ('' for none): whole
+        # groups of a common surname are passed over when their first forename conflicts.
+        self._by_surname: dict[str, dict[str, dict[str, list[_Known]]]] = {}
+        self._surnames = SurnameSet()
+
+    @classmethod
+    def build(
+        cls, records: Iterable[PlayerRecord], aliases: Mapping[int, int] | None = None
+    ) -> RecordIndex:
+        """Index ``records``; ``aliases`` maps a merged player's code to the survivor's id."""
+        index = cls()
+        for record in records:
+            index.add(record)
+        for code, player_id in (aliases or {}).items():
+            index.add_alias(code, player_id)
+        return index
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def add(self, record: PlayerRecord) -> None:
+        if record.id in self._by_id:
+            raise ValueError(f"expected a new player id, got {record.id} a second time")
+        known = _Known.of(record)
+        if record.code is not None:
+            self._claim(record.code, known)
+        self._by_id[record.id] = known
+        first = known.name.first_forename
+        by_initial = self._by_surname.setdefault(known.name.surname, {})
+        by_first = by_initial.setdefault(first[:1], {})
+        by_first.setdefault(first, []).append(known)
+        self._surnames.add(known.name.surname)
+
+    def add_alias(self, code: int, player_id: int) -> None:
+        """A merged player's code keeps resolving to the surviving record."""
+        survivor = self._by_id.get(player_id)
+        if survivor is None:
+            raise ValueError(
+                f"expected the id of a player on record for alias {GradingCode(code)}, "
+                f"got {player_id}"
+            )
+        self._claim(code, survivor)
+
+    def holder(self, code: int) -> PlayerRecord | None:
+        known = self._by_code.get(code)
+        return known.record if known else None
+
+    def _claim(self, code: int, known: _Known) -> None:
+        holder = self._by_code.get(code)
+        if holder is not None and holder is not known:
+            raise ValueError(
+                f"code {GradingCode(code)} already belongs to {holder.record.describe()}, "
+                f"not {known.record.describe()}"
+            )
+        self._by_code[code] = known
+
+    def _holding(self, code: int) -> _Known | None:
+        return self._by_code.get(code)
+
+    def _named(self, surname: str, first: str) -> Iterator[_Known]:
+        """Records of this surname key whose forenames could agree with ``first``."""
+        by_initial = self._by_surname.get(surname, {})
+        for initial, by_first in by_initial.items():
+            if first and initial and initial != first[0]:
+                continue
+            for theirs, group in by_first.items():
+                if not first or not theirs or first_forenames_may_agree(first, theirs):
+                    yield from group
+
+    def _similar_surnames(self, surname: str, policy: MatchPolicy) -> list[tuple[str, float]]:
+        return self._surnames.similar(surname, policy.surname_cutoff, policy.fuzzy_surnames)
+
+
+# -- scoring -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    known: _Known
+    score: int
+    agreement: Agreement
+
+
+def _score(
+    entry: Received, known: _Known, surname_points: float, policy: MatchPolicy
+) -> _Scored | None:
+    """None when the record cannot be this player: other forenames or birth date."""
+    agreement = forename_agreement(entry.name.forenames, known.name.forenames)
+    birth = _birth_score(entry, known, policy)
+    if agreement is Agreement.CONFLICT or birth is None:
+        return None
+    points = (
+        surname_points
+        + policy.forename_score(agreement)
+        + _club_score(entry, known, policy)
+        + birth
+    )
+    return _Scored(known, max(0, min(100, round(points))), agreement)
+
+
+def _birth_score(entry: Received, known: _Known, policy: MatchPolicy) -> int | None:
+    """The bonus when both dates agree; None when both are known and differ."""
+    ours, theirs = entry.date_of_birth, known.record.date_of_birth
+    if ours is None or theirs is None:
+        return 0
+    return policy.birth_agrees if ours == theirs else None
+
+
+def _births_differ(entry: Received, known: _Known) -> bool:
+    ours, theirs = entry.date_of_birth, known.record.date_of_birth
+    return ours is not None and theirs is not None and ours != theirs
+
+
+def _club_score(entry: Received, known: _Known, policy: MatchPolicy) -> int:
+    """A bonus for a club in common; a small malus only when both sides name clubs."""
+    codes = bool(entry.club_code and known.club_codes)
+    names = bool(entry.club_name and known.club_names)
+    if (codes and entry.club_code in known.club_codes) or (
+        names and entry.club_name in known.club_names
+    ):
+        return policy.club_agrees
+    return policy.club_differs if codes or names else 0
+
+
+def _ranked(found: Iterable[_Scored | None]) -> list[_Scored]:
+    scored = [one for one in found if one is not None]
+    scored.sort(key=lambda one: (-one.score, one.known.record.id))
+    return scored
+
+
+def _candidates(entry: Received, index: RecordIndex, policy: MatchPolicy) -> list[_Scored]:
+    """Records scoring at least ``queue_score``, best first; similar surnames only as a
+    fallback, so a common surname spelt right never drags in its near neighbours."""
+    surname, first = entry.name.surname, entry.name.first_forename
+    full = policy.surname_score(100.0)
+    exact = _ranked(_score(entry, known, full, policy) for known in index._named(surname, first))
+    plausible = [one for one in exact if one.score >= policy.queue_score]
+    if plausible:
+        return plausible
+    near = _ranked(
+        _score(entry, known, policy.surname_score(similarity), policy)
+        for other, similarity in index._similar_surnames(surname, policy)
+        for known in index._named(other, first)
+    )
+    return [one for one in near if one.score >= policy.queue_score]
+
+
+# -- decisions ---------------------------------------------------------------------------
+
+
+def identify(entry: Received, index: RecordIndex, policy: MatchPolicy = DEFAULT_POLICY) -> Decision:
+    """Decide who ``entry`` is: by code when the file gives one, else by name."""
+    if entry.code is not None:
+        return _by_code(entry, entry.code, index, policy)
+    return _by_name(entry, index, policy)
+
+
+def _by_code(
+    entry: Received, code: GradingCode, index: RecordIndex, policy: MatchPolicy
+) -> Decision:
+    holder = index._holding(code.number)
+    if holder is None:
+        return _code_not_on_record(entry, code, index, policy)
+    if not names_agree(entry.name, holder.name):
+        message = f"code {code} belongs to '{holder.record.written}', not '{entry.written}'"
+        return Decision(
+            DecisionKind.CODE_NAME_MISMATCH, holder.record.id, code, messages=(message,)
+        )
+    return Decision(DecisionKind.LINK, holder.record.id, messages=_birth_warning(entry, holder))
+
+
+def _birth_warning(entry: Received, holder: _Known) -> tuple[str, ...]:
+    # The date on record is private: the message shows only the date the file gave.
+    given = entry.date_of_birth
+    if given is None or not _births_differ(entry, holder):
+        return ()
+    return (
+        f"date of birth {given:%d/%m/%Y} given for {holder.record.describe()} "
+        "does not agree with the date on record",
+    )
+
+
+def _code_not_on_record(
+    entry: Received, code: GradingCode, index: RecordIndex, policy: MatchPolicy
+) -> Decision:
+    """Create the player with his code, unless someone of that name is on record."""
+    namesakes = _namesakes(entry, index, policy)
+    if namesakes:
+        message = (
+            f"code {code} of '{entry.written}' is not on record, but the records hold "
+            f"{_listing(namesakes)}: is it the same player?"
+        )
+        return Decision(
+            DecisionKind.PENDING, code=code, candidates=_pairs(namesakes), messages=(message,)
+        )
+    message = f"code {code} is not on record: '{entry.written}' will be created with it"
+    return Decision(DecisionKind.CREATE_WITH_CODE, code=code, messages=(message,))
+
+
+def _namesakes(entry: Received, index: RecordIndex, policy: MatchPolicy) -> list[_Scored]:
+    """Records whose name agrees as a code's must, and whose date of birth does not differ.
+
+    Whatever their score: a code not on record may have been mistyped, so anyone it
+    could belong to is worth a look before a second record of one player is made.
+    """
+    surname, first = entry.name.surname, entry.name.first_forename
+    full = policy.surname_score(100.0)
+    scored = _ranked(_score(entry, known, full, policy) for known in index._named(surname, first))
+    return [one for one in scored if one.agreement.consistent]
+
+
+def _by_name(entry: Received, index: RecordIndex, policy: MatchPolicy) -> Decision:
+    if not entry.name.surname:
+        message = f"expected a name 'Surname, Forenames', got '{entry.written}'"
+        return Decision(DecisionKind.PENDING, messages=(message,))
+    found = _candidates(entry, index, policy)
+    if not found:
+        message = f"'{entry.written}' is not on record: a new code will be issued"
+        return Decision(DecisionKind.CREATE_NEW, messages=(message,))
+    best = found[0]
+    if _links(found, policy):
+        message = (
+            f"no code given: '{entry.written}' taken to be "
+            f"{best.known.record.describe()} (score {best.score})"
+        )
+        return Decision(DecisionKind.LINK, best.known.record.id, messages=(message,))
+    message = f"'{entry.written}' could be {_listing(found)}: a person must choose"
+    return Decision(DecisionKind.PENDING, candidates=_pairs(found), messages=(message,))
+
+
+def _links(found: list[_Scored], policy: MatchPolicy) -> bool:
+    """One strong candidate, or one far enough ahead of the rest."""
+    best = found[0].score
+    second = found[1].score if len(found) > 1 else 0
+    return best >= policy.link_score and best - second >= policy.margin
+
+
+def _pairs(found: list[_Scored]) -> tuple[tuple[int, int], ...]:
+    return tuple((one.known.record.id, one.score) for one in found)
+
+
+_LISTED = 5  # a message names this many candidates; the queue shows them all
+
+
+def _listing(found: list[_Scored]) -> str:
+    named = [f"{one.known.record.describe()} (score {one.score})" for one in found[:_LISTED]]
+    more = len(found) - _LISTED
+    return " or ".join(named) + (f" or {more} more" if more > 0 else "")

@@ -1,0 +1,94 @@
+"""The pending-identification queue: doubtful players wait here until a person decides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from ecfgrading.registry.models import AuditLog, Game, PendingIdentification, Player
+from ecfgrading.registry.numbering import issue_code, resolve_code
+
+
+class PendingError(Exception):
+    """A decision that cannot be carried out (unknown case or player, already decided)."""
+
+
+def open_cases() -> QuerySet[PendingIdentification]:
+    """Open cases with the number of games waiting on each, oldest first."""
+    return (
+        PendingIdentification.objects.filter(status=PendingIdentification.Status.OPEN)
+        .select_related("submission")
+        .annotate(
+            games=Count("games_as_player1", distinct=True)
+            + Count("games_as_player2", distinct=True)
+        )
+        .order_by("submission__received_at", "pin")
+    )
+
+
+def resolve(
+    case_id: int,
+    *,
+    code: str | None = None,
+    create: bool = False,
+    user: Any = None,
+    actor: str = "",
+) -> Player:
+    """Link a case to the player holding ``code``, or create a new player (G28 code)."""
+    if (code is None) == (not create):
+        raise PendingError("expected either a grading code to link to or 'create', not both")
+    with transaction.atomic():
+        case = _open_case(case_id)
+        player = _new_player(case) if create else _player(code or "")
+        _link_games(case, player)
+        case.status = (
+            PendingIdentification.Status.CREATED if create else PendingIdentification.Status.LINKED
+        )
+        case.resolved_player, case.resolved_by, case.resolved_at = player, user, timezone.now()
+        case.save(update_fields=["status", "resolved_player", "resolved_by", "resolved_at"])
+        AuditLog.record("resolve identification", case, user=user, actor=actor, player=player.ref)
+    return player
+
+
+def _open_case(case_id: int) -> PendingIdentification:
+    case = PendingIdentification.objects.select_for_update().filter(id=case_id).first()
+    if case is None:
+        raise PendingError(f"expected the number of an open identification case, got {case_id}")
+    if case.status != PendingIdentification.Status.OPEN:
+        raise PendingError(f"case {case_id} was already decided ({case.status})")
+    return case
+
+
+def _player(code: str) -> Player:
+    try:
+        player = resolve_code(code)
+    except ValueError as error:
+        raise PendingError(str(error)) from None
+    if player is None:
+        raise PendingError(f"expected the grading code of a player on record, got {code!r}")
+    return player
+
+
+def _new_player(case: PendingIdentification) -> Player:
+    return Player.objects.create(
+        code=issue_code().number,
+        surname=case.surname or case.name.partition(",")[0].strip(),
+        forenames=case.forenames,
+        sex=case.sex if case.sex in ("M", "F") else "",
+        date_of_birth=case.date_of_birth,
+        fide_id=int(case.fide_no) if case.fide_no.isdigit() else None,
+        membership_no=case.membership_no,
+    )
+
+
+def _link_games(case: PendingIdentification, player: Player) -> None:
+    clash = Game.objects.filter(
+        Q(pending1=case, player2=player) | Q(pending2=case, player1=player)
+    ).exists()
+    if clash:
+        raise PendingError(f"{player.ref} is the opponent in this player's games: not the same")
+    Game.objects.filter(pending1=case).update(player1=player)
+    Game.objects.filter(pending2=case).update(player2=player)
