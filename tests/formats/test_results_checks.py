@@ -466,11 +466,11 @@ def test_it_warns_of_bytes_that_are_neither_utf8_nor_windows_1252() -> None:
 # -- the two checks that need the database: problems made for the import service -------
 
 
-def test_a_code_belonging_to_another_name_is_a_warning_naming_the_record() -> None:
+def test_a_code_belonging_to_another_name_is_an_error_naming_the_record() -> None:
     results, _ = parse_results(SPEC_EXAMPLE)
     assert results is not None
     problem = code_of_another_player(results.players[0], "Jones, Tom")
-    assert_problem(problem, 15, "ECF CODE", "warning")
+    assert_problem(problem, 15, "ECF CODE", "error")
     assert "'Jones, Tom'" in problem.message and problem.got == "261619B"
 
 
