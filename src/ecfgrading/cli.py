@@ -160,6 +160,60 @@ def lists_import(file: Path, list_id: str, rate: str) -> None:
         raise DomainError(f"{file}: nothing was imported")
 
 
+# --- grading runs ---------------------------------------------------------------------
+
+_LIST = click.option("--list", "list_id", required=True, help="The list, e.g. 2010-07.")
+_RATE = click.option(
+    "--rate", type=click.Choice(["standard", "rapid"]), required=True, help="Rate of play."
+)
+
+
+@main.command()
+@_LIST
+@_RATE
+@click.option("--version", help="initial, august, revN (default: the next one due).")
+def grade(list_id: str, rate: str, version: str | None) -> None:
+    """Compute a list version (a draft) from the results on record."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.grading import compute_version
+    from ecfgrading.services.versions import VersionError
+
+    with _domain_errors(VersionError, ValueError):
+        run = compute_version(list_id, Rate(rate), version, actor="cli")
+    click.echo(run.to_text())
+
+
+@main.command()
+@_LIST
+@_RATE
+@click.option("--version", required=True, help="The draft to publish: initial, august, revN.")
+def publish(list_id: str, rate: str, version: str) -> None:
+    """Publish a draft version: it becomes immutable and the list's current version."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.grading import publish_version
+    from ecfgrading.services.versions import VersionError
+
+    with _domain_errors(VersionError, ValueError):
+        published = publish_version(list_id, Rate(rate), version, actor="cli")
+    click.echo(f"published {published.grading_list} {published.name}")
+
+
+@main.command()
+@click.argument("code")
+@click.option("--list", "list_id", help="The list (default: the latest with a grade).")
+def player(code: str, list_id: str | None) -> None:
+    """A player's grade and how it was calculated, game by game."""
+    _django()
+    from ecfgrading.engine.explain import format_explanation
+    from ecfgrading.services.breakdown import BreakdownError, breakdowns
+
+    with _domain_errors(BreakdownError, ValueError):
+        found = breakdowns(code, list_id)
+    click.echo("\n\n".join(format_explanation(expl, names) for expl, names in found))
+
+
 # --- identification -------------------------------------------------------------------
 
 
@@ -204,5 +258,3 @@ def identify_resolve(case: int, code: str | None, create: bool) -> None:
     with _domain_errors(PendingError):
         player = resolve(case, code=code, create=create, actor="cli")
     click.echo(f"case {case}: {player.ref} {player.name}; its games now count for him")
-
-

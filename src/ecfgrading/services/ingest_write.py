@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import TimeControl, rate_of_play
 from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.results_model import (
@@ -185,7 +186,7 @@ def place_players(plan: Plan, clubs: dict[int, Club]) -> tuple[dict[int, int], l
     entries = plan.results.players_by_pin()
     players: dict[int, int] = {}
     new: list[tuple[PlayerEntry, Player, bool]] = []
-    given = [d.code.number for d in plan.decisions.values() if _given_code(d)]
+    given = [code.number for code in _given_codes(plan)]
     if given:
         note_codes_on_record(max(given))  # issued codes continue above codes in files
     fresh = [pin for pin, d in plan.decisions.items() if d.kind is DecisionKind.CREATE_NEW]
@@ -213,8 +214,13 @@ def place_players(plan: Plan, clubs: dict[int, Club]) -> tuple[dict[int, int], l
     return players, records
 
 
-def _given_code(decision: Decision) -> bool:
-    return decision.kind is DecisionKind.CREATE_WITH_CODE and decision.code is not None
+def _given_codes(plan: Plan) -> list[GradingCode]:
+    """Well-formed codes from the file that are not yet on record."""
+    return [
+        d.code
+        for d in plan.decisions.values()
+        if d.kind is DecisionKind.CREATE_WITH_CODE and d.code is not None
+    ]
 
 
 def _saved_ids(new: list[tuple[PlayerEntry, Player, bool]]) -> None:

@@ -1,0 +1,244 @@
+"""Loading what the engine needs for one list from the database, in bulk (G3..G6, G17)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.db.models import Count, Q
+
+from ecfgrading.engine.inputs import (
+    RATE_CODES,
+    GameTable,
+    History,
+    IntArray,
+    ListInputs,
+    PlayerTable,
+    StoredGames,
+    StoredTotals,
+)
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Rate, ResultCode
+from ecfgrading.registry.models import (
+    Game,
+    ListEntry,
+    ListVersion,
+    Player,
+    StartingGradeAssignment,
+    StoredGamePoints,
+    StoredPeriodTotal,
+)
+from ecfgrading.services import versions
+
+_RESULT = {code.text: int(code) for code in ResultCode}
+
+
+@dataclass
+class Sources:
+    """The versions a computation read, recorded in its report so it can be explained."""
+
+    previous: ListVersion | None = None
+    other_rate: ListVersion | None = None
+    periods: dict[int, ListVersion | None] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        def ref(v: ListVersion | None) -> int | None:
+            return v.id if v else None
+
+        return {
+            "previous": ref(self.previous),
+            "other_rate": ref(self.other_rate),
+            "p1": ref(self.periods.get(1)),
+            "p2": ref(self.periods.get(2)),
+        }
+
+
+@dataclass
+class Loaded:
+    inputs: ListInputs
+    sources: Sources
+    previous_grades: dict[int, int]  # player id -> the previous list's grade (Grade1)
+    waiting: dict[str, int]  # event code -> games left out for pending identifications
+
+
+def load_inputs(list_id: ListId, rate: Rate) -> Loaded:
+    ids, games = _games(list_id, rate)
+    sources = Sources(
+        previous=versions.published(list_id.previous_same_rate(rate), rate),
+        other_rate=versions.published(list_id.previous_other_rate(rate), rate.other),
+        periods={k: versions.published(list_id.years_earlier(k), rate) for k in (1, 2)},
+    )
+    previous = _grades(sources.previous, ids)
+    players = PlayerTable.of(
+        ids,
+        previous=_positive(previous),
+        other_rate=_positive(_grades(sources.other_rate, ids)),
+        assigned=_assigned(list_id, rate, ids),
+        birth=_births(ids),
+    )
+    history = _history(sources, ids, rate)
+    inputs = ListInputs(list_id, rate, players, games, history)
+    grade1 = {int(i): int(g) for i, g in zip(ids, previous, strict=True) if not np.isnan(g)}
+    return Loaded(inputs, sources, grade1, _waiting(list_id, rate))
+
+
+def _p0_games(list_id: ListId, rate: Rate) -> Any:
+    p0 = list_id.p0()
+    return Game.objects.filter(
+        rate=rate.value, graded=True, game_date__gte=p0.start, game_date__lte=p0.end
+    )
+
+
+def _games(list_id: ListId, rate: Rate) -> tuple[IntArray, GameTable]:
+    """G1, G3: graded games of this rate in P0 whose players are both identified."""
+    rows = list(
+        _p0_games(list_id, rate)
+        .filter(player1__isnull=False, player2__isnull=False)
+        .values_list("id", "player1_id", "player2_id", "result", "game_date")
+        .iterator(chunk_size=50_000)
+    )
+    count = len(rows)
+    game_ids = np.fromiter((r[0] for r in rows), np.int64, count)
+    p1 = _survivors(np.fromiter((r[1] for r in rows), np.int64, count))
+    p2 = _survivors(np.fromiter((r[2] for r in rows), np.int64, count))
+    ids, inverse = np.unique(np.concatenate([p1, p2]), return_inverse=True)
+    table = GameTable.of(
+        ids=game_ids,
+        player1=inverse[:count],
+        player2=inverse[count:],
+        result=np.fromiter((_RESULT[r[3]] for r in rows), np.int8, count),
+        date=np.array([r[4] for r in rows], dtype="datetime64[D]"),
+        rate=np.full(count, RATE_CODES[rate], np.int8),
+    )
+    return ids, table
+
+
+def _survivors(player_ids: IntArray) -> IntArray:
+    """Games of a merged player count for the player he was merged into."""
+    merged = dict(Player.objects.filter(merged_into__isnull=False).values_list("id", "merged_into"))
+    if not merged:
+        return player_ids
+    final = {}
+    for pid in merged:
+        target = merged[pid]
+        while target in merged:
+            target = merged[target]
+        final[pid] = target
+    return np.array([final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
+
+
+def _aligned(ids: IntArray, keys: IntArray, values: np.ndarray, fill: Any) -> np.ndarray:  # type: ignore[type-arg]
+    """Values of ``keys`` placed at the positions of ``ids`` (fill where absent)."""
+    out = np.full(ids.shape[0], fill, dtype=values.dtype if values.size else np.float64)
+    if keys.size == 0:
+        return out
+    position = np.searchsorted(ids, keys)
+    position = np.clip(position, 0, max(ids.shape[0] - 1, 0))
+    found = (ids.shape[0] > 0) & (ids[position] == keys)
+    out[position[found]] = values[found]
+    return out
+
+
+def _grades(version: ListVersion | None, ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
+    """Published grades of a version (G4, G5): the list's grade, not the unpublished."""
+    if version is None:
+        return np.full(ids.shape[0], np.nan)
+    rows = ListEntry.objects.filter(version=version, published=True, grade__isnull=False)
+    pairs = np.array(list(rows.values_list("player_id", "grade")), dtype=np.float64).reshape(-1, 2)
+    return _aligned(ids, pairs[:, 0].astype(np.int64), pairs[:, 1], np.nan)
+
+
+def _positive(grades: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
+    """A grade of zero is not a grade (G4, G5); the engine ignores it too."""
+    return np.where(grades > 0, grades, np.nan)
+
+
+def _assigned(list_id: ListId, rate: Rate, ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
+    """G6: the latest assignment valid from this list or an earlier one."""
+    rows = (
+        StartingGradeAssignment.objects.filter(rate=rate.value, valid_from__lte=str(list_id))
+        .order_by("player_id", "valid_from", "id")
+        .values_list("player_id", "grade")
+    )
+    latest = dict(rows)  # later rows of a player overwrite earlier ones
+    keys = np.fromiter(latest.keys(), np.int64, len(latest))
+    order = np.argsort(keys)
+    values = np.fromiter(latest.values(), np.float64, len(latest))
+    return _aligned(ids, keys[order], values[order], np.nan)
+
+
+def _births(ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
+    rows = Player.objects.filter(date_of_birth__isnull=False).values_list("id", "date_of_birth")
+    known = dict(rows.iterator(chunk_size=50_000))
+    keys = np.array(sorted(known), dtype=np.int64)
+    days = np.array([known[k] for k in keys], dtype="datetime64[D]")
+    out = np.full(ids.shape[0], np.datetime64("NaT"), dtype="datetime64[D]")
+    if keys.size:
+        position = np.clip(np.searchsorted(ids, keys), 0, max(ids.shape[0] - 1, 0))
+        found = (ids.shape[0] > 0) & (ids[position] == keys)
+        out[position[found]] = days[found]
+    return out
+
+
+def _history(sources: Sources, ids: IntArray, rate: Rate) -> History:
+    """G17: P1 and P2 as the latest published versions of those lists stored them."""
+    size = ids.shape[0]
+    totals = {k: _totals(sources.periods.get(k), ids) for k in (1, 2)}
+    if rate is not Rate.RAPID:
+        return History(totals[1], totals[2])
+    return History(totals[1], totals[2], _stored_games(sources, ids, size))
+
+
+def _totals(version: ListVersion | None, ids: IntArray) -> StoredTotals:
+    size = ids.shape[0]
+    if version is None:
+        return StoredTotals.empty(size)
+    rows = np.array(
+        list(
+            StoredPeriodTotal.objects.filter(version=version).values_list("player_id", "n", "total")
+        ),
+        dtype=np.float64,
+    ).reshape(-1, 3)
+    keys = rows[:, 0].astype(np.int64)
+    order = np.argsort(keys)
+    n = _aligned(ids, keys[order], rows[order, 1].astype(np.int64), 0)
+    total = _aligned(ids, keys[order], rows[order, 2], 0.0)
+    return StoredTotals.of(n, total, size)
+
+
+def _stored_games(sources: Sources, ids: IntArray, size: int) -> StoredGames:
+    """G15: every stored game of P1 and P2 of the players in this list."""
+    rows: list[tuple[Any, ...]] = []
+    for k in (1, 2):
+        version = sources.periods.get(k)
+        if version is not None:
+            query = StoredGamePoints.objects.filter(version=version, period=0).values_list(
+                "game_id", "player_id", "date", "sequence", "points"
+            )
+            rows += [(g or 0, p, k, d, s, x) for g, p, d, s, x in query.iterator(chunk_size=50_000)]
+    if not rows:
+        return StoredGames.empty()
+    player = np.array([r[1] for r in rows], dtype=np.int64)
+    position = np.clip(np.searchsorted(ids, player), 0, max(size - 1, 0))
+    keep = (size > 0) & (ids[position] == player)
+    column = lambda i, dtype: np.array([r[i] for r in rows], dtype=dtype)[keep]  # noqa: E731
+    return StoredGames.of(
+        game_ids=column(0, np.int64),
+        player=position[keep],
+        period=column(2, np.int64),
+        date=column(3, "datetime64[D]"),
+        order=column(4, np.int64),
+        points=column(5, np.float64),
+    )
+
+
+def _waiting(list_id: ListId, rate: Rate) -> dict[str, int]:
+    """Games left out because a player is still in the identification queue."""
+    rows = (
+        _p0_games(list_id, rate)
+        .filter(Q(player1__isnull=True) | Q(player2__isnull=True))
+        .values("event__code")
+        .annotate(games=Count("id"))
+    )
+    return {row["event__code"]: row["games"] for row in rows}

@@ -1,0 +1,63 @@
+"""Finding list versions: current (latest published), drafts, and the next name (G26)."""
+
+from __future__ import annotations
+
+import re
+
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Rate
+from ecfgrading.registry.models import GradingList, ListVersion
+
+_REV = re.compile(r"^rev(\d+)$")
+
+
+class VersionError(Exception):
+    """A version that does not exist, or an operation its state forbids."""
+
+
+def published(list_id: ListId | str, rate: Rate) -> ListVersion | None:
+    """The current version: the latest published one (G26, G27)."""
+    return (
+        ListVersion.objects.filter(
+            grading_list__list_id=str(list_id),
+            grading_list__rate=rate.value,
+            status=ListVersion.Status.PUBLISHED,
+        )
+        .order_by("-published_at", "-id")
+        .first()
+    )
+
+
+def named(list_id: ListId | str, rate: Rate, name: str) -> ListVersion:
+    version = ListVersion.objects.filter(
+        grading_list__list_id=str(list_id), grading_list__rate=rate.value, name=name
+    ).first()
+    if version is None:
+        known = ", ".join(names(list_id, rate)) or "none"
+        raise VersionError(
+            f"expected a version of the {rate} list {list_id} ({known}), got {name!r}"
+        )
+    return version
+
+
+def names(list_id: ListId | str, rate: Rate) -> list[str]:
+    return list(
+        ListVersion.objects.filter(
+            grading_list__list_id=str(list_id), grading_list__rate=rate.value
+        ).values_list("name", flat=True)
+    )
+
+
+def next_name(grading_list: GradingList) -> str:
+    """A draft in progress keeps its name; otherwise initial, august (July), rev1, rev2..."""
+    versions = list(grading_list.versions.all())
+    draft = next((v for v in versions if v.status == ListVersion.Status.DRAFT), None)
+    if draft is not None:
+        return draft.name
+    taken = {v.name for v in versions}
+    if not taken:
+        return "initial"
+    if grading_list.list_id.endswith("-07") and "august" not in taken:
+        return "august"
+    revisions = [int(m.group(1)) for name in taken if (m := _REV.match(name))]
+    return f"rev{max(revisions, default=0) + 1}"
