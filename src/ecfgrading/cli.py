@@ -214,6 +214,34 @@ def player(code: str, list_id: str | None) -> None:
     click.echo("\n\n".join(format_explanation(expl, names) for expl, names in found))
 
 
+@main.command()
+@click.argument("code")
+@_RATE
+@click.option("--from", "valid_from", required=True, help="First list it applies to, e.g. 2010-07.")
+@click.option("--grade", type=float, help="The starting grade.")
+@click.option("--fide", type=int, help="A FIDE rating to convert (G29, G30).")
+@click.option("--reason", default="", help="Why (shown in explanations).")
+def assign(
+    code: str, rate: str, valid_from: str, grade: float | None, fide: int | None, reason: str
+) -> None:
+    """Assign a starting grade to a player (G6), e.g. from a FIDE rating (G30)."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.assignments import AssignmentError, assign_starting_grade
+
+    with _domain_errors(AssignmentError, ValueError):
+        made = assign_starting_grade(
+            code,
+            Rate(rate),
+            valid_from=valid_from,
+            grade=grade,
+            fide=fide,
+            reason=reason,
+            actor="cli",
+        )
+    click.echo(f"assigned: {made}")
+
+
 # --- identification -------------------------------------------------------------------
 
 

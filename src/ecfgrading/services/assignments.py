@@ -1,0 +1,57 @@
+"""Starting grades assigned by the grading team (G6), e.g. converted from FIDE (G30)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from ecfgrading.engine import ListId, Rate, fide_to_ecf
+from ecfgrading.registry.models import AuditLog, StartingGradeAssignment
+from ecfgrading.registry.numbering import resolve_code
+
+
+class AssignmentError(Exception):
+    """An assignment that cannot be made: unknown player, no grade, bad list."""
+
+
+def assign_starting_grade(
+    code: str,
+    rate: Rate,
+    *,
+    valid_from: str,
+    grade: float | None = None,
+    fide: int | None = None,
+    reason: str = "",
+    user: Any = None,
+    actor: str = "",
+) -> StartingGradeAssignment:
+    """Give a player a starting grade from list ``valid_from`` on (G6); FIDE via G29/G30."""
+    if (grade is None) == (fide is None):
+        raise AssignmentError("expected either a grade or a FIDE rating, not both or neither")
+    ListId.parse(valid_from)
+    player = _player(code)
+    if fide is not None:
+        grade, reason = fide_to_ecf(fide), reason or f"FIDE {fide}"  # G30
+    assert grade is not None
+    with transaction.atomic():
+        assignment = StartingGradeAssignment.objects.create(
+            player=player,
+            rate=rate.value,
+            grade=grade,
+            reason=reason or "assigned by the grading team",
+            valid_from=valid_from,
+            created_by=user,
+        )
+        AuditLog.record("assign starting grade", assignment, user=user, actor=actor, grade=grade)
+    return assignment
+
+
+def _player(code: str) -> Any:
+    try:
+        player = resolve_code(code)
+    except ValueError as error:
+        raise AssignmentError(str(error)) from None
+    if player is None:
+        raise AssignmentError(f"expected the grading code of a player on record, got {code!r}")
+    return player
