@@ -242,6 +242,32 @@ def assign(
     click.echo(f"assigned: {made}")
 
 
+@lists_group.command("export")
+@_LIST
+@click.option("--rate", type=click.Choice(["standard", "rapid"]), help="Default: both.")
+@click.option("--version", help="A published version (default: the current one).")
+@click.option(
+    "--format", "fmt", type=click.Choice(["csv", "json", "xlsx"]), default="csv", show_default=True
+)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: stdout.")
+def lists_export(
+    list_id: str, rate: str | None, version: str | None, fmt: str, out: Path | None
+) -> None:
+    """Export a published list (both rates of a July list in one CSV by default)."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.export import ExportError, export_list
+
+    rates = (Rate(rate),) if rate else None
+    with _domain_errors(ExportError, ValueError):
+        data = export_list(list_id, rates=rates, version=version, fmt=fmt)
+    if out is None:
+        click.get_binary_stream("stdout").write(data)
+        return
+    out.write_bytes(data)
+    click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)
+
+
 # --- identification -------------------------------------------------------------------
 
 
