@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck pytest pytest-postgres test bench demo clean
+.PHONY: install lint typecheck pytest pytest-postgres test bench demo docs clean
 
 # The PostgreSQL pass of the suite; .ci/run makes sure the server is up.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
@@ -18,8 +18,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -36,6 +36,9 @@ test: lint typecheck pytest pytest-postgres
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+
+docs: $(STAMP)
+	$(BIN)/python scripts/cli_reference.py docs/cli.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
