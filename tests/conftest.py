@@ -10,6 +10,7 @@ database, which needs no password under trust authentication. Pure tests (engine
 formats) use no database and run unchanged either way.
 """
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -30,9 +31,8 @@ def _static_files_without_collectstatic() -> Iterator[None]:
 
 
 def _on_postgresql() -> bool:
-    from django.conf import settings
-
-    return "postgresql" in settings.DATABASES["default"]["ENGINE"]
+    """The settings pick PostgreSQL exactly when DATABASE_URL names it."""
+    return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -164,52 +164,55 @@ def _counted(values: Any) -> dict[str, int]:
 def _store(version: ListVersion, outcome: ListOutcome, loaded: Loaded) -> None:
     """Entries for every active player, and what G17 stores for later lists."""
     assert_version_editable(version)
-    ids = outcome.inputs.players.ids
-    index = np.flatnonzero(outcome.players.active)
-    ListEntry.objects.bulk_create(
-        (_entry(version, outcome, int(i), loaded.previous_grades) for i in index),
-        batch_size=5000,
+    _insert(ListEntry, _ENTRY_COLUMNS, _entry_rows(version, outcome, loaded.previous_grades))
+    cols, ids = outcome.players, outcome.inputs.players.ids
+    index = np.flatnonzero(cols.active)
+    totals = zip(
+        [version.id] * index.size,
+        ids[index].tolist(),
+        cols.n0[index].tolist(),
+        cols.t0[index].tolist(),
+        strict=True,
     )
-    _insert(
-        StoredPeriodTotal,
-        ("version_id", "player_id", "n", "total"),
-        zip(
-            [version.id] * index.size,
-            ids[index].tolist(),
-            outcome.players.n0[index].tolist(),
-            outcome.players.t0[index].tolist(),
-            strict=True,
-        ),
-    )
-    _insert(
-        StoredGamePoints,
-        ("version_id", "game_id", "player_id", "period", "date", "sequence", "points"),
-        _points_rows(version, outcome),
-    )
+    _insert(StoredPeriodTotal, ("version_id", "player_id", "n", "total"), totals)
+    _insert(StoredGamePoints, _POINTS_COLUMNS, _points_rows(version, outcome))
 
 
-def _entry(
-    version: ListVersion, outcome: ListOutcome, index: int, grade1: dict[int, int]
-) -> ListEntry:
-    entry = outcome.entry(index)
-    return ListEntry(
-        version=version,
-        player_id=entry.player_id,
-        grade=entry.grade,
-        unrounded=entry.unrounded,
-        calculated=entry.calculated,
-        category=entry.category.value,
-        previous_grade=grade1.get(entry.player_id),
-        games_latest=entry.games_latest,
-        games_counted=entry.games_counted,
-        n1=entry.n1,
-        n2=entry.n2,
-        junior_age=entry.junior_age,
-        bonus=entry.bonus,
-        start_grade=entry.start_grade,
-        start_source=entry.start_source.value,
-        flags=",".join(flag.value for flag in entry.flags),
-        published=entry.published,
+_ENTRY_COLUMNS = (
+    "version_id", "player_id", "grade", "unrounded", "calculated", "category",
+    "previous_grade", "games_latest", "games_counted", "n1", "n2", "junior_age", "bonus",
+    "start_grade", "start_source", "flags", "published",
+)  # fmt: skip
+_POINTS_COLUMNS = ("version_id", "game_id", "player_id", "period", "date", "sequence", "points")
+
+
+def _entry_rows(version: ListVersion, outcome: ListOutcome, grade1: dict[int, int]) -> Any:
+    """One row per player with a graded game in P0, published or not (G17, G23)."""
+    cols, history = outcome.players, outcome.inputs.history
+    index = np.flatnonzero(cols.active)
+    ids = outcome.inputs.players.ids[index].tolist()
+    ages = np.where(cols.junior, cols.age, -1)[index].tolist()
+    unanchored = cols.unanchored[index].tolist()
+    categories = [CATEGORY_CODES[c].value for c in cols.category[index]]
+    return zip(
+        [version.id] * index.size,
+        ids,
+        cols.grade[index].tolist(),
+        cols.unrounded[index].tolist(),
+        cols.calculated[index].tolist(),
+        categories,
+        [grade1.get(pid) for pid in ids],
+        cols.n0[index].tolist(),
+        cols.games_counted[index].tolist(),
+        history.p1.n[index].tolist(),
+        history.p2.n[index].tolist(),
+        [age if age >= 0 else None for age in ages],
+        cols.bonus[index].tolist(),
+        cols.start[index].tolist(),
+        [SOURCE_CODES[c].value for c in cols.source[index]],
+        ["unanchored" if flag else "" for flag in unanchored],
+        [category != "" for category in categories],
+        strict=True,
     )
 
 
@@ -219,7 +222,7 @@ def _points_rows(version: ListVersion, outcome: ListOutcome) -> Any:
     graded = np.flatnonzero(outcome.graded)
     ids = outcome.inputs.players.ids
     game_ids = games.ids[graded].tolist()
-    dates = games.date[graded].astype(object).tolist()
+    dates = np.datetime_as_string(games.date[graded], unit="D").tolist()
     sides = (
         (games.player1, outcome.points.points1),
         (games.player2, outcome.points.points2),

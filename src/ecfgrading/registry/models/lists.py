@@ -233,7 +233,9 @@ class ListEntry(VersionRow):
 class StoredGamePoints(VersionRow):
     """G17: the points one player scored in one game, as this version computed them."""
 
-    # Indexed by stored_points_player_idx (version, player).
+    # A national list stores 400,000 of these rows, so they carry one index only: the
+    # unique (version, player, game), which also serves lookups by (version, player).
+    # Games and players are never deleted (PROTECT), so their foreign keys need none.
     version = models.ForeignKey(
         ListVersion, on_delete=models.CASCADE, related_name="stored_points", db_index=False
     )
@@ -243,9 +245,12 @@ class StoredGamePoints(VersionRow):
         blank=True,
         on_delete=models.PROTECT,
         related_name="stored_points",
+        db_index=False,
         help_text="Empty for lists loaded from a file, which have no games.",
     )
-    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="stored_points")
+    player = models.ForeignKey(
+        "Player", on_delete=models.PROTECT, related_name="stored_points", db_index=False
+    )
     period = models.PositiveSmallIntegerField(default=0, help_text="0: the version's P0.")
     date = models.DateField()
     sequence = models.BigIntegerField(default=0, help_text="The game's recording order.")
@@ -254,12 +259,10 @@ class StoredGamePoints(VersionRow):
     class Meta:
         ordering = ("version", "player", "date", "sequence")
         verbose_name_plural = "stored game points"
-        indexes = (models.Index(fields=("version", "player"), name="stored_points_player_idx"),)
         constraints = (
+            # NULL games (lists loaded from a file) never collide: NULLs are distinct.
             models.UniqueConstraint(
-                fields=("version", "player", "game"),
-                condition=Q(game__isnull=False),
-                name="stored_points_unique_game",
+                fields=("version", "player", "game"), name="stored_points_unique_game"
             ),
             models.CheckConstraint(condition=Q(period__lte=2), name="stored_points_period_0_to_2"),
         )
