@@ -16,7 +16,7 @@ import os
 import sys
 import tempfile
 import time
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import numpy as np
@@ -107,7 +107,7 @@ def _populate(players: int, games: int, rng: np.random.Generator) -> None:
         )
         submission = Submission.objects.create(raw=b"", sha256="", event=event, status="accepted")
         active = _games(connection, event.id, submission.id, players, games, strength, rng)
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         for year in (2008, 2009):
             grading_list = GradingList.objects.create(list_id=f"{year}-07", rate="standard")
             version = ListVersion.objects.create(
@@ -193,7 +193,7 @@ def _previous_list(connection, version_id, players, season, strength, rng) -> No
         (
             version_id,
             int(p) + 1,
-            max(0, int(round(strength[p]))),
+            max(0, round(strength[p])),
             float(strength[p]),
             float(strength[p]),
             "A",
@@ -239,7 +239,8 @@ def _time_runs(repeat: int) -> None:
     from ecfgrading.services.grading import compute_version
 
     print(
-        f"{'run':>4} {'load s':>8} {'engine s':>9} {'store s':>8} {'total s':>8} {'games':>8} {'players':>8}"
+        f"{'run':>4} {'load s':>8} {'engine s':>9} {'store s':>8} {'total s':>8} "
+        f"{'games':>8} {'players':>8}"
     )
     for run in range(1, repeat + 1):
         started = time.perf_counter()
