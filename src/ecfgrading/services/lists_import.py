@@ -1,0 +1,591 @@
+"""Load a published grading-list CSV as the starting point of the system.
+
+A federation starts from its last published list (``gradesYYYYMM.csv``, results-file.md
+section 2): its players and their codes, their clubs, and one published ``initial``
+version of each rate asked, whose entries later lists take as previous grades (G4, G5).
+
+The whole file is loaded in one transaction, with a handful of queries per thousand
+rows: the players, clubs and memberships on record are read into dictionaries first,
+then written with ``bulk_create``/``bulk_update``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Category, Rate
+from ecfgrading.formats.gradelist import GradeListRow, RateGrade, read_grade_list_bytes
+from ecfgrading.formats.problems import Problem, Report
+from ecfgrading.registry.models import (
+    AuditLog,
+    Club,
+    ClubMembership,
+    GradingList,
+    ListEntry,
+    ListVersion,
+    Player,
+    PlayerAlias,
+)
+from ecfgrading.registry.numbering import note_codes_on_record
+
+VERSION_NAME = "initial"
+RULES_NAME = "ecf-2009"
+# Under SQLite's 999 variables per statement, for ``__in`` lookups (Django batches only
+# bulk_create and bulk_update by itself).
+IN_CHUNK = 900
+# Column bounds of the registry on PostgreSQL (SQLite would store anything).
+MAX_SMALL = 32_767  # grade, previous grade, junior age
+MAX_INTEGER = 2_147_483_647  # FIDE id
+MAX_TEXT = 100  # surname, forenames, club name
+PLAYER_DETAILS = ("surname", "forenames", "sex", "fide_id", "nation")
+GAMES_LATEST_NOTE = (
+    "games_latest is unknown in a list file, which gives only Games (games counted): set to Games"
+)
+
+
+class ListImportError(Exception):
+    """A list that cannot be loaded as asked; nothing was written."""
+
+
+@dataclass(frozen=True)
+class ListImportResult:
+    """What an import did; ``imported`` is False when the file's report has errors."""
+
+    list_id: str
+    rates: tuple[Rate, ...]
+    report: Report
+    imported: bool = False
+    players_created: int = 0
+    players_updated: int = 0  # on record, with a detail the list changed
+    players_unchanged: int = 0
+    clubs_created: int = 0
+    memberships_created: int = 0
+    entries: Mapping[Rate, int] = field(default_factory=dict)
+    version_ids: Mapping[Rate, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.imported
+
+
+def import_grade_list(
+    data: bytes,
+    *,
+    list_id: str,
+    rates: Iterable[Rate] = (Rate.STANDARD, Rate.RAPID),
+    filename: str = "",
+    actor: str = "import",
+) -> ListImportResult:
+    """Load a published list CSV as the published ``initial`` version of each rate.
+
+    Raises ListImportError for a list id or rate that cannot be loaded, or a list that
+    already exists; returns a result with ``imported`` False, and the report, when the
+    file has errors. Either way nothing is written unless everything is.
+    """
+    target = _list_id(list_id)
+    chosen = _rates(target, rates)
+    _refuse_existing(target, chosen)
+    rows, report = _read(data)
+    if rows is None:
+        return ListImportResult(str(target), chosen, report)
+    _check_widths(rows)
+    _refuse_empty(rows, target, chosen)
+    source = _Source(target, chosen, filename, hashlib.sha256(data).hexdigest(), report)
+    with transaction.atomic():
+        return _load(rows, source, actor)
+
+
+# Arguments -------------------------------------------------------------------------------
+
+
+def _list_id(text: str) -> ListId:
+    try:
+        return ListId.parse(text)
+    except ValueError as error:
+        raise ListImportError(str(error)) from None
+
+
+def _rates(target: ListId, rates: Iterable[Rate | str]) -> tuple[Rate, ...]:
+    """The rates asked, once each; a January list has only a rapid part."""
+    chosen = tuple(dict.fromkeys(_rate(rate) for rate in rates))
+    if not chosen:
+        raise ListImportError("expected at least one rate (standard or rapid), got none")
+    for rate in chosen:
+        try:
+            target.check_rate(rate)
+        except ValueError as error:
+            raise ListImportError(f"{error}: load list {target} with rate rapid only") from None
+    return chosen
+
+
+def _rate(rate: Rate | str) -> Rate:
+    try:
+        return Rate(rate)
+    except ValueError:
+        raise ListImportError(f"expected a rate standard or rapid, got {rate!r}") from None
+
+
+def _refuse_existing(target: ListId, rates: Sequence[Rate]) -> None:
+    existing = GradingList.objects.filter(list_id=str(target), rate__in=rates)
+    found = sorted(existing.values_list("rate", flat=True))
+    if found:
+        raise ListImportError(_exists_message(target, found))
+
+
+def _exists_message(target: ListId, rates: Sequence[str]) -> str:
+    # G26: a published list is never replaced; corrections make a new version.
+    return (
+        f"expected a list not yet on record, got list {target} {' and '.join(rates)} "
+        "already loaded or computed; nothing was imported"
+    )
+
+
+# Reading and checking --------------------------------------------------------------------
+
+
+def _read(data: bytes) -> tuple[tuple[GradeListRow, ...] | None, Report]:
+    """The rows, or None when the report (the reader's and ours) has an error."""
+    grade_list, report = read_grade_list_bytes(data)
+    if grade_list is None:
+        return None, report
+    problems = [problem for row in grade_list.rows for problem in _row_problems(row)]
+    report = Report(tuple(sorted((*report.problems, *problems), key=lambda p: p.line)))
+    return (grade_list.rows if report.ok else None), report
+
+
+def _row_problems(row: GradeListRow) -> Iterator[Problem]:
+    """What the reader accepts but the registry cannot store."""
+    if not _split_name(row.name)[0]:
+        yield Problem.make("missing-name", row.line, "Name", "a name 'Surname, Forenames'", "")
+    if row.fide_code and _fide_id(row.fide_code) is None:
+        yield Problem.make("bad-number", row.line, "FIDECode", "a FIDE id", row.fide_code)
+    for column, value in _small_numbers(row):
+        if value is not None and value > MAX_SMALL:
+            yield Problem.make("bad-number", row.line, column, f"at most {MAX_SMALL}", str(value))
+
+
+def _small_numbers(row: GradeListRow) -> Iterator[tuple[str, int | None]]:
+    yield "JrAge", row.junior_age
+    for prefix, grades in (("", row.standard), ("R", row.rapid)):
+        yield f"{prefix}Grade", grades.grade
+        yield f"{prefix}Grade1", grades.previous
+
+
+def _check_widths(rows: Sequence[GradeListRow]) -> None:
+    """Names and clubs longer than the registry stores; rare enough to stop the import."""
+    for row in rows:
+        texts = (*_split_name(row.name), *(_club_key(club)[0] for club in row.clubs))
+        if any(len(text) > MAX_TEXT for text in texts):
+            raise ListImportError(
+                f"expected names and clubs of at most {MAX_TEXT} characters, "
+                f"got {max(texts, key=len)!r} (line {row.line}); nothing was imported"
+            )
+
+
+def _refuse_empty(rows: Sequence[GradeListRow], target: ListId, rates: Sequence[Rate]) -> None:
+    """A published list is loaded once (G26): an empty one would block the real one."""
+    for rate in rates:
+        if not any(_grades(row, rate).graded for row in rows):
+            raise ListImportError(
+                f"expected {rate} grades for list {target} {rate}, got none in the file; "
+                "load only the rates it holds"
+            )
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    """'Surname, Forenames' -> ('Surname', 'Forenames'); no comma: all surname."""
+    surname, _, forenames = name.partition(",")
+    return surname.strip(), forenames.strip()
+
+
+def _fide_id(text: str) -> int | None:
+    if text.isascii() and text.isdigit() and int(text) <= MAX_INTEGER:
+        return int(text)
+    return None
+
+
+def _club_key(name: str) -> tuple[str, bool]:
+    """A club name and whether it is a location: locations are written with an asterisk."""
+    location = name.endswith("*")
+    return " ".join(name.removesuffix("*").split()), location
+
+
+# Loading ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Source:
+    """The list being loaded and where it came from."""
+
+    target: ListId
+    rates: tuple[Rate, ...]
+    filename: str
+    sha256: str
+    report: Report
+    now: datetime = field(default_factory=timezone.now)
+
+    @property
+    def season(self) -> int:
+        """The season (June..May, named by its ending year) in which the list's P0 ends."""
+        end = self.target.p0().end
+        return end.year + 1 if end.month >= 6 else end.year
+
+
+@dataclass
+class _Counts:
+    players_created: int = 0
+    players_updated: int = 0
+    players_unchanged: int = 0
+    clubs_created: int = 0
+    memberships_created: int = 0
+    entries: dict[Rate, int] = field(default_factory=dict)
+    version_ids: dict[Rate, int] = field(default_factory=dict)
+
+    def result(self, source: _Source) -> ListImportResult:
+        counts = {name: getattr(self, name) for name in _COUNT_NAMES}
+        return ListImportResult(
+            str(source.target),
+            source.rates,
+            source.report,
+            imported=True,
+            entries=self.entries,
+            version_ids=self.version_ids,
+            **counts,
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        counts = {name: getattr(self, name) for name in _COUNT_NAMES}
+        return {**counts, "entries": {str(rate): n for rate, n in self.entries.items()}}
+
+
+_COUNT_NAMES = (
+    "players_created",
+    "players_updated",
+    "players_unchanged",
+    "clubs_created",
+    "memberships_created",
+)
+
+
+def _load(rows: Sequence[GradeListRow], source: _Source, actor: str) -> ListImportResult:
+    counts = _Counts()
+    lists = _create_lists(source)  # first: a list loaded meanwhile stops us before any write
+    players = _players(rows, source.now, counts)
+    _memberships(rows, players, _clubs(rows, counts), source.season, counts)
+    note_codes_on_record(max(row.code.number for row in rows) if rows else 0)
+    for grading_list in lists.values():
+        _version(grading_list, rows, players, source, counts)
+    AuditLog.record("list-imported", actor=actor, **_audit_details(source, counts))
+    return counts.result(source)
+
+
+def _create_lists(source: _Source) -> dict[Rate, GradingList]:
+    lists = {}
+    for rate in source.rates:
+        try:
+            with transaction.atomic():  # a savepoint, so PostgreSQL can report the clash
+                lists[rate] = GradingList.objects.create(list_id=str(source.target), rate=rate)
+        except IntegrityError:
+            raise ListImportError(_exists_message(source.target, [rate])) from None
+    return lists
+
+
+def _audit_details(source: _Source, counts: _Counts) -> dict[str, Any]:
+    return {
+        "list_id": str(source.target),
+        "rates": [str(rate) for rate in source.rates],
+        "filename": source.filename,
+        "sha256": source.sha256,
+        "versions": {str(rate): pk for rate, pk in counts.version_ids.items()},
+        **counts.as_json(),
+    }
+
+
+# Players ---------------------------------------------------------------------------------
+
+
+def _players(rows: Sequence[GradeListRow], now: datetime, counts: _Counts) -> dict[int, Player]:
+    """Each row's player by code number: created, updated or found, never duplicated."""
+    found, own = _on_record([row.code.number for row in rows])
+    _refuse_shared_players(rows, found)
+    new = [_new_player(row) for row in rows if row.code.number not in found]
+    Player.objects.bulk_create(new)
+    counts.players_created = len(new)
+    changed = [
+        player
+        for row in rows
+        if row.code.number in own and _refresh(player := found[row.code.number], row)
+    ]
+    for player in changed:
+        player.updated_at = now  # bulk_update skips auto_now
+    Player.objects.bulk_update(changed, [*PLAYER_DETAILS, "updated_at"])
+    counts.players_updated = len(changed)
+    counts.players_unchanged = len(own) - len(changed)
+    return {**found, **{player.code: player for player in new}}
+
+
+def _on_record(numbers: Sequence[int]) -> tuple[dict[int, Player], set[int]]:
+    """Players on record by code, through aliases and merges to the surviving record;
+    and the codes that are a surviving player's own (only those take the list's details).
+    """
+    own = {player.code: player for player in _chunked(Player.objects.all(), "code", numbers)}
+    missing = [number for number in numbers if number not in own]
+    aliases = _chunked(PlayerAlias.objects.select_related("player"), "code", missing)
+    found = {**own, **{alias.code: alias.player for alias in aliases}}
+    survivors = _survivors(found.values())
+    surviving_own = {code for code, player in own.items() if player.merged_into_id is None}
+    return {code: survivors[player.pk] for code, player in found.items()}, surviving_own
+
+
+def _survivors(players: Iterable[Player]) -> dict[int, Player]:
+    """Player id -> the record it was merged into, following chains (G28)."""
+    known = {player.pk: player for player in players}
+    wanted = _merge_targets(known.values(), known)
+    while wanted:
+        fetched = list(_chunked(Player.objects.all(), "pk", sorted(wanted)))
+        known.update((player.pk, player) for player in fetched)
+        wanted = _merge_targets(fetched, known)
+    return {pk: _follow(known, pk) for pk in known}
+
+
+def _merge_targets(players: Iterable[Player], known: Mapping[int, Player]) -> set[int]:
+    targets = {player.merged_into_id for player in players}
+    return {pk for pk in targets if pk is not None and pk not in known}
+
+
+def _follow(known: Mapping[int, Player], pk: int) -> Player:
+    player, seen = known[pk], {pk}
+    while player.merged_into_id is not None and player.merged_into_id not in seen:
+        seen.add(player.merged_into_id)
+        player = known[player.merged_into_id]
+    return player
+
+
+def _refuse_shared_players(rows: Sequence[GradeListRow], found: Mapping[int, Player]) -> None:
+    """Two rows whose codes resolve to one player would give him two entries in a list."""
+    lines: dict[int, int] = {}
+    for row in rows:
+        player = found.get(row.code.number)
+        if player is None:
+            continue
+        first = lines.setdefault(player.pk, row.line)
+        if first != row.line:
+            raise ListImportError(
+                f"expected one row per player, got {row.code} (line {row.line}) and the row "
+                f"on line {first}, both codes of {player.ref}; nothing was imported"
+            )
+
+
+def _new_player(row: GradeListRow) -> Player:
+    surname, forenames = _split_name(row.name)
+    return Player(
+        code=row.code.number,
+        surname=surname,
+        forenames=forenames,
+        sex=_sex(row.sex),
+        fide_id=_fide_id(row.fide_code),
+        nation=_nation(row.nation, "ENG"),
+    )
+
+
+def _refresh(player: Player, row: GradeListRow) -> bool:
+    """Take the list's details; True if any changed. Dates of birth are never touched.
+
+    An empty Sex or FIDECode leaves the record's value: the list omits it, not denies it.
+    """
+    surname, forenames = _split_name(row.name)
+    details = {
+        "surname": surname,
+        "forenames": forenames,
+        "sex": _sex(row.sex) or player.sex,
+        "fide_id": _fide_id(row.fide_code) or player.fide_id,
+        "nation": _nation(row.nation, player.nation),
+    }
+    changed = {name: value for name, value in details.items() if getattr(player, name) != value}
+    for name, value in changed.items():
+        setattr(player, name, value)
+    return bool(changed)
+
+
+def _sex(text: str) -> str:
+    """M or F; anything else was reported as a warning and is stored as unknown."""
+    text = text.upper()
+    return text if text in ("M", "F") else ""
+
+
+def _nation(text: str, fallback: str) -> str:
+    """Three letters; a bad value was reported as a warning and leaves the fallback."""
+    return text.upper() if len(text) == 3 and text.isalpha() else fallback
+
+
+# Clubs and memberships -------------------------------------------------------------------
+
+
+ClubKey = tuple[str, bool]  # folded name, is a location
+
+
+def _clubs(rows: Sequence[GradeListRow], counts: _Counts) -> dict[ClubKey, Club]:
+    """Every club the list names, found by name or created without a code."""
+    clubs = _clubs_on_record()
+    wanted: dict[ClubKey, Club] = {}
+    for row in rows:
+        for name in row.clubs:
+            plain, location = _club_key(name)
+            key = (plain.casefold(), location)
+            if plain and key not in clubs and key not in wanted:
+                wanted[key] = Club(name=plain, is_location=location)
+    Club.objects.bulk_create(wanted.values())
+    counts.clubs_created = len(wanted)
+    return {**clubs, **wanted}
+
+
+def _clubs_on_record() -> dict[ClubKey, Club]:
+    """Clubs by folded name; a merged club's name leads to the club it was merged into."""
+    everything = {club.pk: club for club in Club.objects.all()}
+    # Coded clubs first, then the oldest, so a name shared by two records finds one stably.
+    ranked = sorted(everything.values(), key=lambda club: (club.code is None, club.pk))
+    found: dict[ClubKey, Club] = {}
+    for club in ranked:
+        found.setdefault((" ".join(club.name.split()).casefold(), club.is_location), club)
+    return {key: _surviving_club(club, everything) for key, club in found.items()}
+
+
+def _surviving_club(club: Club, everything: Mapping[int, Club]) -> Club:
+    seen = {club.pk}
+    while club.merged_into_id is not None and club.merged_into_id not in seen:
+        seen.add(club.merged_into_id)
+        club = everything[club.merged_into_id]
+    return club
+
+
+def _memberships(
+    rows: Sequence[GradeListRow],
+    players: Mapping[int, Player],
+    clubs: Mapping[ClubKey, Club],
+    season: int,
+    counts: _Counts,
+) -> None:
+    """Each player's clubs in the list's season; a known membership is extended to it."""
+    pairs = dict.fromkeys(_membership_pairs(rows, players, clubs))
+    on_record = _memberships_on_record({player_id for player_id, _ in pairs})
+    new = [
+        ClubMembership(player_id=p, club_id=c, first_season=season, last_season=season)
+        for p, c in pairs
+        if (p, c) not in on_record
+    ]
+    ClubMembership.objects.bulk_create(new)
+    counts.memberships_created = len(new)
+    extended = [m for pair in pairs if (m := on_record.get(pair)) and _extend(m, season)]
+    ClubMembership.objects.bulk_update(extended, ["first_season", "last_season"])
+
+
+def _membership_pairs(
+    rows: Sequence[GradeListRow], players: Mapping[int, Player], clubs: Mapping[ClubKey, Club]
+) -> Iterator[tuple[int, int]]:
+    for row in rows:
+        for name in row.clubs:
+            plain, location = _club_key(name)
+            if plain:
+                yield players[row.code.number].pk, clubs[(plain.casefold(), location)].pk
+
+
+def _memberships_on_record(player_ids: set[int]) -> dict[tuple[int, int], ClubMembership]:
+    found = _chunked(ClubMembership.objects.all(), "player_id", sorted(player_ids))
+    return {(m.player_id, m.club_id): m for m in found}
+
+
+def _extend(membership: ClubMembership, season: int) -> bool:
+    first = min(membership.first_season, season)
+    last = max(membership.last_season, season)
+    changed = (first, last) != (membership.first_season, membership.last_season)
+    membership.first_season, membership.last_season = first, last
+    return changed
+
+
+# The published version -------------------------------------------------------------------
+
+
+def _version(
+    grading_list: GradingList,
+    rows: Sequence[GradeListRow],
+    players: Mapping[int, Player],
+    source: _Source,
+    counts: _Counts,
+) -> None:
+    """The ``initial`` version, entries written while it is a draft, then published."""
+    rate = Rate(grading_list.rate)
+    version = ListVersion.objects.create(
+        grading_list=grading_list, name=VERSION_NAME, rules_name=RULES_NAME
+    )
+    entries = [
+        _entry(version, players[row.code.number], row, grades)
+        for row in rows
+        if (grades := _grades(row, rate)).graded
+    ]
+    ListEntry.objects.bulk_create(entries)
+    counts.entries[rate] = len(entries)
+    counts.version_ids[rate] = version.pk
+    version.report = _version_report(source, rate, len(rows), entries)
+    version.status = ListVersion.Status.PUBLISHED
+    version.published_at = source.now
+    version.save()
+
+
+def _grades(row: GradeListRow, rate: Rate) -> RateGrade:
+    return row.standard if rate is Rate.STANDARD else row.rapid
+
+
+def _entry(version: ListVersion, player: Player, row: GradeListRow, grades: RateGrade) -> ListEntry:
+    games = grades.games or 0
+    return ListEntry(
+        version=version,
+        player=player,
+        grade=grades.grade,
+        unrounded=float(grades.grade) if grades.grade is not None else None,
+        calculated=float(grades.grade) if grades.grade is not None else None,
+        category=grades.category.value,
+        previous_grade=grades.previous,
+        games_counted=games,
+        games_latest=games,  # unknown in a list file: GAMES_LATEST_NOTE
+        junior_age=row.junior_age,  # G25: a junior's age is published data
+        # A published list holds only published players; no start source fits a grade
+        # loaded from a file, so it stays blank (the version report says where it came from).
+        published=True,
+    )
+
+
+def _version_report(
+    source: _Source, rate: Rate, rows: int, entries: Sequence[ListEntry]
+) -> dict[str, Any]:
+    uncategorised = sum(1 for entry in entries if entry.category == Category.NONE.value)
+    return {
+        "source": "grading-list-csv",
+        "filename": source.filename,
+        "sha256": source.sha256,
+        "rate": str(rate),
+        "rows": rows,
+        "entries": len(entries),
+        "juniors": sum(1 for entry in entries if entry.junior_age is not None),
+        "without_category": uncategorised,
+        "notes": [GAMES_LATEST_NOTE],
+        "warnings": [problem.message for problem in source.report.warnings],
+    }
+
+
+# Queries ---------------------------------------------------------------------------------
+
+
+def _chunked(queryset: QuerySet[Any], name: str, values: Sequence[int]) -> Iterator[Any]:
+    """``queryset.filter(name__in=values)``, a statement per IN_CHUNK values."""
+    for start in range(0, len(values), IN_CHUNK):
+        chunk = values[start : start + IN_CHUNK]
+        yield from queryset.filter(**{f"{name}__in": chunk})
