@@ -6,6 +6,7 @@ Exit status: 0 success, 1 a domain error (bad file, unknown player...), 2 usage.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -155,9 +156,16 @@ def lists_import(file: Path, list_id: str, rate: str) -> None:
         outcome = import_grade_list(
             file.read_bytes(), list_id=list_id, rates=rates, filename=str(file)
         )
-    click.echo(outcome.to_text() if hasattr(outcome, "to_text") else str(outcome))
-    if not getattr(outcome, "ok", True):
+    for problem in outcome.report:
+        click.echo(f"{problem.severity}: {problem.message}")
+    if not outcome.ok:
         raise DomainError(f"{file}: nothing was imported")
+    entries = ", ".join(f"{rate} {n:,}" for rate, n in outcome.entries.items())
+    click.echo(
+        f"list {outcome.list_id} published from {file.name}: entries {entries}; players "
+        f"{outcome.players_created:,} new, {outcome.players_updated:,} updated; "
+        f"clubs {outcome.clubs_created:,} new"
+    )
 
 
 # --- grading runs ---------------------------------------------------------------------
@@ -262,7 +270,7 @@ def lists_export(
     with _domain_errors(ExportError, ValueError):
         data = export_list(list_id, rates=rates, version=version, fmt=fmt)
     if out is None:
-        click.get_binary_stream("stdout").write(data)
+        sys.stdout.buffer.write(data)
         return
     out.write_bytes(data)
     click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)

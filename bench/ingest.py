@@ -1,0 +1,268 @@
+"""Time reading and importing a national season of results files (bench/results_files.py).
+
+    .venv/bin/python bench/ingest.py [--games 200000] [--events 1500] [--players 60000]
+                                     [--seed 1] [--skip-import] [--postgres URL]
+                                     [--max-files N]
+
+(a) parse and check: ``read_results_bytes`` over every file, in games per second;
+(b) import into SQLite: a fresh ECFGRADING_HOME (DATABASE_URL unset), ``migrate``, the
+    starting list through ``import_grade_list``, then every file through
+    ``services.ingest.ResultsImporter``, one batch as ``results import`` runs it (or
+    the first ``--max-files``, in event order);
+(c) the same on PostgreSQL with ``--postgres URL``, in a scratch database
+    ``ecfgrading_bench`` created and dropped on that URL's server.
+
+Each import runs in a child process of its own, because Django reads its database
+settings once per process. The season is written to a temporary directory for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from results_files import LIST_ID, Season, generate_season
+
+BENCH = Path(__file__).resolve().parent
+MARK = "BENCH-RESULT "  # a child's last line of output: its figures as JSON
+SCRATCH = "ecfgrading_bench"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: what was timed, where, how much and how long."""
+
+    step: str
+    database: str = "-"
+    amount: str = "-"
+    seconds: float | None = None
+    rate: str = "-"
+
+
+# (a) parse and check ----------------------------------------------------------------------
+
+
+def parse_rows(season: Season) -> list[Row]:
+    from ecfgrading.formats import read_grade_list_bytes, read_results_bytes
+
+    start = time.perf_counter()
+    games, problems = 0, 0
+    for _, data in season.files:
+        results, report = read_results_bytes(data)
+        problems += len(report)
+        games += sum(1 for _ in results.games()) if results is not None else 0
+    files = time.perf_counter() - start
+    start = time.perf_counter()
+    grade_list, _ = read_grade_list_bytes(season.list_csv.encode())
+    rows = len(grade_list.rows) if grade_list is not None else 0
+    csv = time.perf_counter() - start
+    return [
+        Row("parse + check results", "-", f"{games:,} games", files, _per(games, files, "games")),
+        Row("  problems found", "-", f"{problems:,}"),
+        Row("parse list CSV", "-", f"{rows:,} rows", csv, _per(rows, csv, "rows")),
+    ]
+
+
+def _per(count: int, seconds: float, unit: str) -> str:
+    return f"{count / seconds:,.0f} {unit}/s" if seconds > 0 else "-"
+
+
+# (b), (c) imports, run in a child process -------------------------------------------------
+
+
+def write_season(season: Season, directory: Path) -> None:
+    (directory / "list.csv").write_text(season.list_csv, encoding="utf-8", newline="")
+    results = directory / "results"
+    results.mkdir()
+    for name, data in season.files:
+        (results / name).write_bytes(data)
+
+
+def run_child(directory: Path, database: str, env: dict[str, str], max_files: int) -> list[Row]:
+    """Run ``--worker`` on the season in ``directory``; its rows, labelled ``database``."""
+    command = [sys.executable, str(Path(__file__)), "--worker", str(directory)]
+    command += ["--max-files", str(max_files)]
+    done = subprocess.run(command, env=env, stdout=subprocess.PIPE, text=True, check=False)
+    lines = [line for line in done.stdout.splitlines() if line.startswith(MARK)]
+    if done.returncode != 0 or not lines:
+        return [Row(f"import failed (exit {done.returncode})", database)]
+    return [Row(database=database, **row) for row in json.loads(lines[-1][len(MARK) :])]
+
+
+def sqlite_rows(directory: Path, max_files: int) -> list[Row]:
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-home-") as home:
+        env["ECFGRADING_HOME"] = home
+        return run_child(directory, "sqlite", env, max_files)
+
+
+def postgres_rows(directory: Path, url: str, max_files: int) -> list[Row]:
+    with scratch_database(url) as scratch_url:
+        env = {**os.environ, "DATABASE_URL": scratch_url}
+        with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-home-") as home:
+            env["ECFGRADING_HOME"] = home
+            return run_child(directory, "postgresql", env, max_files)
+
+
+@contextmanager
+def scratch_database(url: str) -> Iterator[str]:
+    """``ecfgrading_bench`` on the server of ``url``, new for the run and dropped after."""
+    import dj_database_url
+    import psycopg
+
+    config = dj_database_url.parse(url)
+    server: dict[str, Any] = {
+        "host": config.get("HOST") or None,
+        "port": config.get("PORT") or None,
+        "user": config.get("USER") or None,
+        "password": config.get("PASSWORD") or None,
+        # The maintenance database: the URL's own may not exist, and is never dropped.
+        "dbname": "postgres",
+    }
+    with psycopg.connect(**server, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
+        admin.execute(f"CREATE DATABASE {SCRATCH}")
+    try:
+        yield urlsplit(url)._replace(path=f"/{SCRATCH}").geturl()
+    finally:
+        with psycopg.connect(**server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
+
+
+def worker(directory: Path, max_files: int) -> list[dict[str, Any]]:
+    """In the child: migrate, load the list, import the results files; the figures."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "ecfgrading.settings"
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    rows = [_timed("migrate", lambda: call_command("migrate", verbosity=0), "")]
+    rows.append(_list_import((directory / "list.csv").read_bytes()))
+    # Event order (the number after the kind's prefix) mixes the kinds as a season does.
+    paths = sorted((directory / "results").iterdir(), key=lambda path: path.name[2:])
+    rows += _results_import(paths[:max_files] if max_files else paths)
+    return rows
+
+
+def _timed(step: str, run: Any, amount: str) -> dict[str, Any]:
+    start = time.perf_counter()
+    run()
+    return {"step": step, "amount": amount, "seconds": time.perf_counter() - start}
+
+
+def _list_import(data: bytes) -> dict[str, Any]:
+    from ecfgrading.services.lists_import import import_grade_list
+
+    start = time.perf_counter()
+    result = import_grade_list(data, list_id=LIST_ID, filename="list.csv", actor="bench")
+    seconds = time.perf_counter() - start
+    rows = result.players_created + result.players_updated + result.players_unchanged
+    entries = sum(result.entries.values())
+    return {
+        "step": "list import",
+        "amount": f"{rows:,} rows, {entries:,} entries",
+        "seconds": seconds,
+        "rate": _per(rows, seconds, "rows"),
+    }
+
+
+def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
+    from ecfgrading.services.ingest import ResultsImporter
+
+    # One importer for the batch: the players on record are indexed once, as the CLI does.
+    importer = ResultsImporter(sender="bench")
+    start, accepted, games = time.perf_counter(), 0, 0
+    for n, path in enumerate(paths, start=1):
+        data = path.read_bytes()
+        result = importer.import_file(data, path.name)
+        accepted += bool(getattr(result, "accepted", False))
+        games += data.count(b"#PIN1=")
+        if n % 25 == 0:
+            elapsed = time.perf_counter() - start
+            print(f"  {n:,}/{len(paths):,} files, {elapsed:.0f} s", file=sys.stderr, flush=True)
+    seconds = time.perf_counter() - start
+    return [
+        {
+            "step": "results import",
+            "amount": f"{games:,} games",
+            "seconds": seconds,
+            "rate": _per(games, seconds, "games"),
+        },
+        {"step": "  files accepted", "amount": f"{accepted:,} of {len(paths):,}"},
+    ]
+
+
+# The table -------------------------------------------------------------------------------
+
+HEADER = ("step", "database", "amount", "seconds", "rate")
+
+
+def cells(row: Row) -> tuple[str, ...]:
+    seconds = "-" if row.seconds is None else f"{row.seconds:.2f}"
+    return (row.step, row.database, row.amount, seconds, row.rate)
+
+
+def print_table(rows: list[Row]) -> None:
+    lines = [HEADER, *(cells(row) for row in rows)]
+    widths = [max(len(line[k]) for line in lines) for k in range(len(HEADER))]
+    for n, line in enumerate(lines):
+        padded = [
+            cell.ljust(width) if k < 2 else cell.rjust(width)
+            for k, (cell, width) in enumerate(zip(line, widths, strict=True))
+        ]
+        print("  ".join(padded))
+        if n == 0:
+            print("  ".join("-" * width for width in widths))
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--events", type=int, default=1_500)
+    parser.add_argument("--players", type=int, default=60_000, help="players on record")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-import", action="store_true", help="time (a) only")
+    parser.add_argument("--postgres", metavar="URL", help="also import into PostgreSQL")
+    parser.add_argument("--max-files", type=int, default=0, help="import only N results files")
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
+    if args.worker is not None:
+        print(MARK + json.dumps(worker(args.worker, args.max_files)), flush=True)
+        return
+    start = time.perf_counter()
+    season = generate_season(args.games, args.events, args.players, args.seed)
+    generated = time.perf_counter() - start
+    rows = [Row("generate season", "-", f"{season.games:,} games", generated)]
+    rows.append(Row("  files", "-", f"{len(season.files):,} ({_references(season)})"))
+    rows += parse_rows(season)
+    if not args.skip_import:
+        with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-season-") as directory:
+            write_season(season, Path(directory))
+            rows += sqlite_rows(Path(directory), args.max_files)
+            if args.postgres:
+                rows += postgres_rows(Path(directory), args.postgres, args.max_files)
+    print_table(rows)
+
+
+def _references(season: Season) -> str:
+    refs = season.references
+    return f"players by code {refs['code']:,}, by name {refs['name']:,}, new {refs['new']:,}"
+
+
+if __name__ == "__main__":
+    main()
