@@ -188,7 +188,7 @@ def make_roster(rng: Rng, n: int) -> Roster:
     adult = rng.normal(130.0, 35.0, n)
     young = -20.0 + 9.0 * ages + rng.normal(0.0, 25.0, n)
     return Roster(
-        codes=np.sort(rng.choice(900_000, n, replace=False) + 100_000),
+        codes=np.sort(rng.choice(300_000, n, replace=False) + 100_000),  # room to issue more
         surname=tuple(SURNAMES[k] for k in rng.integers(0, len(SURNAMES), n)),
         forenames=_forenames(rng, female),
         female=female,

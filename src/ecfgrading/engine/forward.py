@@ -44,9 +44,16 @@ def most_recent(n0: IntArray, target: IntArray, history: History) -> BroughtForw
     """G15 (rapid): the most recent actual games of P1, then of P2, with stored points."""
     from_p1, from_p2 = needed_from_history(n0, target, history)
     stored = history.games
-    rank = _recency_rank(stored.player, stored.period, stored.date, stored.order)
     wanted = np.where(stored.period == 1, from_p1[stored.player], from_p2[stored.player])
-    used = rank < wanted
+    candidates = np.flatnonzero(wanted > 0)  # most players need few periods' games, or none
+    rank = _recency_rank(
+        stored.player[candidates],
+        stored.period[candidates],
+        stored.date[candidates],
+        stored.order[candidates],
+    )
+    used = np.zeros(len(stored), dtype=bool)
+    used[candidates[rank < wanted[candidates]]] = True
     points = np.bincount(
         stored.player[used], weights=stored.points[used], minlength=n0.shape[0]
     ).astype(np.float64)
@@ -58,23 +65,25 @@ def _times_average(taken: IntArray, n: IntArray, total: FloatArray) -> FloatArra
     return np.asarray(taken * average, dtype=np.float64)
 
 
-def _recency_rank(
-    player: IntArray,
-    period: IntArray,
-    date: DateArray,
-    order: IntArray,
-) -> IntArray:
+def _recency_rank(player: IntArray, period: IntArray, date: DateArray, order: IntArray) -> IntArray:
     """0 for a player's latest game of a period, 1 for the next, ...
 
-    Latest date first; on the same date, the game recorded later first (G15).
+    Latest date first; on the same date, the game recorded later first (G15). One
+    sort: by (player, period, days before the latest date), then later recording.
     """
-    days = date.astype(np.int64)
-    days = np.where(np.isnat(date), _UNKNOWN_DATE_RANK, days)
-    by_recency = np.lexsort((-order, -days, period, player))
-    group = player[by_recency] * 4 + period[by_recency]
-    starts = np.r_[True, group[1:] != group[:-1]]
-    positions = np.arange(group.size)
+    days = np.where(np.isnat(date), _UNKNOWN_DATE_RANK, date.astype(np.int64))
+    if days.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    known = days > _UNKNOWN_DATE_RANK
+    latest = days.max()
+    oldest = days[known].min() if known.any() else latest
+    before = np.where(known, latest - days, latest - oldest + 1)  # unknown: oldest of all
+    group = player * 4 + period
+    by_group = np.lexsort((-order, group * (int(before.max()) + 1) + before))
+    grouped = group[by_group]
+    starts = np.r_[True, grouped[1:] != grouped[:-1]]
+    positions = np.arange(grouped.size)
     first = np.maximum.accumulate(np.where(starts, positions, 0))
-    rank = np.empty(group.size, dtype=np.int64)
-    rank[by_recency] = positions - first
+    rank = np.empty(grouped.size, dtype=np.int64)
+    rank[by_group] = positions - first
     return rank
