@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from ecfgrading.engine import ECF_2009, ListId, ListOutcome, Rate, RuleSet, compute_list
@@ -24,6 +24,7 @@ from ecfgrading.registry.models import (
     assert_version_editable,
 )
 from ecfgrading.services import versions
+from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.grading_inputs import Loaded, load_inputs
 from ecfgrading.services.versions import VersionError
 
@@ -164,7 +165,7 @@ def _counted(values: Any) -> dict[str, int]:
 def _store(version: ListVersion, outcome: ListOutcome, loaded: Loaded) -> None:
     """Entries for every active player, and what G17 stores for later lists."""
     assert_version_editable(version)
-    _insert(ListEntry, _ENTRY_COLUMNS, _entry_rows(version, outcome, loaded.previous_grades))
+    insert_rows(ListEntry, _ENTRY_COLUMNS, _entry_rows(version, outcome, loaded.previous_grades))
     cols, ids = outcome.players, outcome.inputs.players.ids
     index = np.flatnonzero(cols.active)
     totals = zip(
@@ -174,8 +175,8 @@ def _store(version: ListVersion, outcome: ListOutcome, loaded: Loaded) -> None:
         cols.t0[index].tolist(),
         strict=True,
     )
-    _insert(StoredPeriodTotal, ("version_id", "player_id", "n", "total"), totals)
-    _insert(StoredGamePoints, _POINTS_COLUMNS, _points_rows(version, outcome))
+    insert_rows(StoredPeriodTotal, ("version_id", "player_id", "n", "total"), totals)
+    insert_rows(StoredGamePoints, _POINTS_COLUMNS, _points_rows(version, outcome))
 
 
 _ENTRY_COLUMNS = (
@@ -238,19 +239,3 @@ def _points_rows(version: ListVersion, outcome: ListOutcome) -> Any:
             points[graded].tolist(),
             strict=True,
         )
-
-
-def _insert(model: Any, columns: tuple[str, ...], rows: Any, batch: int = 20_000) -> None:
-    """Plain INSERTs in batches: building ORM objects costs more than the database here."""
-    quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
-    placeholders = ", ".join(["%s"] * len(columns))
-    sql = f"INSERT INTO {model._meta.db_table} ({quoted}) VALUES ({placeholders})"
-    with connection.cursor() as cursor:
-        chunk: list[Any] = []
-        for row in rows:
-            chunk.append(row)
-            if len(chunk) == batch:
-                cursor.executemany(sql, chunk)
-                chunk = []
-        if chunk:
-            cursor.executemany(sql, chunk)

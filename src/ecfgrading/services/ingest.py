@@ -30,6 +30,7 @@ from ecfgrading.services.identify import (
 )
 from ecfgrading.services.ingest_write import Plan, write_plan
 from ecfgrading.services.records import load_record_index
+from ecfgrading.services.registry_cache import RegistryCache
 
 Progress = Callable[[int, int, str], None]  # files done, files in all, current filename
 
@@ -50,6 +51,7 @@ class ResultsImporter:
         self.sender, self.user = sender, user
         self.policy = policy or MatchPolicy()
         self._index: RecordIndex | None = None
+        self._cache: RegistryCache | None = None
 
     @property
     def index(self) -> RecordIndex:
@@ -104,8 +106,16 @@ class ResultsImporter:
         return decisions
 
     def _write(self, plan: Plan, submission: Submission) -> None:
-        with transaction.atomic():
-            created = write_plan(plan, submission, user=self.user, actor=self.sender)
+        if self._cache is None:
+            self._cache = RegistryCache.load()
+        try:
+            with transaction.atomic():
+                created = write_plan(
+                    plan, submission, self._cache, user=self.user, actor=self.sender
+                )
+        except Exception:
+            self._cache = None  # it may hold rows the rollback removed
+            raise
         for record in created:
             self.index.add(record)
 

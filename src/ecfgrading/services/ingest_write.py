@@ -20,9 +20,6 @@ from ecfgrading.formats.results_model import (
 )
 from ecfgrading.registry.models import (
     AuditLog,
-    Club,
-    ClubMembership,
-    County,
     Event,
     Game,
     PendingIdentification,
@@ -31,9 +28,11 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.registry.numbering import issue_codes, note_codes_on_record, reserve_game_sequence
+from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.feedback import Candidate, Feedback, NewPlayer, WaitingPlayer
 from ecfgrading.services.identify import Decision, DecisionKind, PlayerRecord
 from ecfgrading.services.records import record_of
+from ecfgrading.services.registry_cache import RegistryCache
 
 
 @dataclass
@@ -50,17 +49,26 @@ _KIND = {PartKind.MATCH: Event.Kind.LEAGUE, PartKind.SECTION: Event.Kind.CONGRES
 _COLOUR = {Colour.WHITE: "W", Colour.BLACK: "B", None: ""}
 
 
-def write_plan(plan: Plan, submission: Submission, *, user: Any, actor: str) -> list[PlayerRecord]:
+def write_plan(
+    plan: Plan, submission: Submission, cache: RegistryCache, *, user: Any, actor: str
+) -> list[PlayerRecord]:
     """Write everything of an accepted file; returns the players it put on record."""
     results, feedback = plan.results, plan.feedback
     assert results is not None  # only files that read are written
     event = upsert_event(results)
     feedback.superseded_games = supersede(event.code)
-    clubs = clubs_of(results.players)
-    players, created = place_players(plan, clubs)
+    clubs = clubs_of(results.players, cache)
+    players, created = place_players(plan, clubs, cache)
     pending = queue_pending(plan, submission, players)
-    note_memberships(players, clubs, _season(event.end_date))
-    enrich_players(results.players, players)
+    pairs = {(players[pin], club) for pin, club in clubs.items() if pin in players}
+    cache.note_memberships(pairs, _season(event.end_date))
+    cache.note_births(
+        {
+            players[e.pin]: e.date_of_birth
+            for e in results.players
+            if e.date_of_birth and e.pin in players
+        }
+    )
     write_games(results, event, submission, players, pending, feedback)
     _accept(submission, event, feedback)
     AuditLog.record(
@@ -150,37 +158,18 @@ def _accept(submission: Submission, event: Event, feedback: Feedback) -> None:
 # --- clubs and players ----------------------------------------------------------------
 
 
-def clubs_of(entries: tuple[PlayerEntry, ...]) -> dict[int, Club]:
-    """Each player's club by code, else by name, created when new (with its county)."""
-    found: dict[tuple[str, str], Club] = {}
-    by_pin = {}
-    for entry in entries:
-        code, name = entry.club_code.strip().upper(), entry.club_name.strip()
-        if not code and not name:
-            continue
-        key = (code, name.lower())
-        if key not in found:
-            found[key] = _club(code, name, entry.club_county.strip())
-        by_pin[entry.pin] = found[key]
-    return by_pin
+def clubs_of(entries: tuple[PlayerEntry, ...], cache: RegistryCache) -> dict[int, int]:
+    """PIN -> club id: by CLUB CODE, else by CLUB NAME, created when new (with county)."""
+    return {
+        entry.pin: cache.club(entry.club_code, entry.club_name, entry.club_county.strip())
+        for entry in entries
+        if entry.club_code.strip() or entry.club_name.strip()
+    }
 
 
-def _club(code: str, name: str, county: str) -> Club:
-    club = Club.objects.filter(code=code).first() if code else None
-    if club is None and name:
-        club = Club.objects.filter(name__iexact=name).order_by("id").first()
-    if club is None:
-        club = Club(code=code or None, name=name or code)
-    if code and not club.code and not Club.objects.filter(code=code).exists():
-        club.code = code  # a club known by name now tells its code
-    if county and club.county_id is None:
-        club.county, _ = County.objects.get_or_create(name=county)
-    if club._state.adding or club.code != code:
-        club.save()
-    return club
-
-
-def place_players(plan: Plan, clubs: dict[int, Club]) -> tuple[dict[int, int], list[PlayerRecord]]:
+def place_players(
+    plan: Plan, clubs: dict[int, int], cache: RegistryCache
+) -> tuple[dict[int, int], list[PlayerRecord]]:
     """PIN -> player id for every identified or new player; the new ones as records."""
     assert plan.results is not None
     entries = plan.results.players_by_pin()
@@ -207,10 +196,8 @@ def place_players(plan: Plan, clubs: dict[int, Club]) -> tuple[dict[int, int], l
         plan.feedback.new_players.append(
             NewPlayer(entry.pin, entry.full_name, player.ref, was_given)
         )
-        club = clubs.get(entry.pin)
-        records.append(
-            record_of(player, club.code or "" if club else "", club.name if club else "")
-        )
+        club_code, club_name = cache.club_names.get(clubs.get(entry.pin, -1), ("", ""))
+        records.append(record_of(player, club_code, club_name))
     return players, records
 
 
@@ -296,44 +283,19 @@ def _pending_row(
     )
 
 
-def note_memberships(players: dict[int, int], clubs: dict[int, Club], season: int) -> None:
-    """First and last season each player was seen with each club."""
-    pairs = {(players[pin], club.id) for pin, club in clubs.items() if pin in players}
-    existing = {
-        (m.player_id, m.club_id): m
-        for m in ClubMembership.objects.filter(player_id__in={p for p, _ in pairs})
-    }
-    changed = []
-    for pair in pairs & existing.keys():
-        member = existing[pair]
-        if not member.first_season <= season <= member.last_season:
-            member.first_season = min(member.first_season, season)
-            member.last_season = max(member.last_season, season)
-            changed.append(member)
-    ClubMembership.objects.bulk_update(changed, ["first_season", "last_season"])
-    ClubMembership.objects.bulk_create(
-        ClubMembership(player_id=p, club_id=c, first_season=season, last_season=season)
-        for p, c in pairs - existing.keys()
-    )
-
-
-def enrich_players(entries: tuple[PlayerEntry, ...], players: dict[int, int]) -> None:
-    """A date of birth the records lack is taken from the file (juniors' bonus needs it)."""
-    births = {
-        players[e.pin]: e.date_of_birth for e in entries if e.date_of_birth and e.pin in players
-    }
-    unknown = list(Player.objects.filter(id__in=births, date_of_birth__isnull=True))
-    for player in unknown:
-        player.date_of_birth = births[player.id]
-    Player.objects.bulk_update(unknown, ["date_of_birth"])
-
-
 def _season(day: date) -> int:
     """The season (1 June .. 31 May) by the year it ends."""
     return day.year + 1 if day.month >= 6 else day.year
 
 
 # --- games ----------------------------------------------------------------------------
+
+
+_GAME_COLUMNS = (
+    "event_id", "submission_id", "player1_id", "player2_id", "pending1_id", "pending2_id",
+    "result", "game_date", "date_given", "round", "board", "part_kind", "part_name", "colour",
+    "rate", "graded", "not_graded_reason", "line", "sequence", "comment",
+)  # fmt: skip
 
 
 def write_games(
@@ -346,11 +308,14 @@ def write_games(
 ) -> None:
     games = list(results.games())
     sequence = iter(reserve_game_sequence(len(games)))
+    waiting = {pin: row.id for pin, row in pending.items()}
     rows = [
-        _game_row(part.kind, part.name, game, event, submission, players, pending, next(sequence))
+        _game_row(
+            part.kind, part.name, game, event, submission.id, players, waiting, next(sequence)
+        )
         for part, game in games
     ]
-    Game.objects.bulk_create(rows, batch_size=2000)
+    insert_rows(Game, _GAME_COLUMNS, rows)
     _count(rows, feedback)
     _waiting_players(pending, rows, feedback)
 
@@ -360,33 +325,34 @@ def _game_row(
     part_name: str,
     game: GameResult,
     event: Event,
-    submission: Submission,
+    submission_id: int,
     players: dict[int, int],
-    pending: dict[int, PendingIdentification],
+    waiting: dict[int, int],
     sequence: int,
-) -> Game:
+) -> tuple[Any, ...]:
+    """One row in _GAME_COLUMNS order."""
     reason = _not_graded(game, event)
-    return Game(
-        event=event,
-        submission=submission,
-        player1_id=players.get(game.pin1),
-        player2_id=players.get(game.pin2),
-        pending1=pending.get(game.pin1),
-        pending2=pending.get(game.pin2),
-        result=game.score.text,
-        game_date=game.game_date or event.end_date,  # G3
-        date_given=game.game_date is not None,
-        round=game.round,
-        board=game.board,
-        part_kind=_PART[kind],
-        part_name=part_name[:200],
-        colour=_COLOUR[game.colour],
-        rate=event.rate,
-        graded=reason == "",
-        not_graded_reason=reason,
-        line=game.line,
-        sequence=sequence,
-        comment=game.comment[:200],
+    return (
+        event.id,
+        submission_id,
+        players.get(game.pin1),
+        players.get(game.pin2),
+        waiting.get(game.pin1),
+        waiting.get(game.pin2),
+        game.score.text,
+        game.game_date or event.end_date,  # G3
+        game.game_date is not None,
+        game.round,
+        game.board,
+        _PART[kind],
+        part_name[:200],
+        _COLOUR[game.colour],
+        event.rate,
+        reason == "",
+        reason,
+        game.line,
+        sequence,
+        game.comment[:200],
     )
 
 
@@ -397,18 +363,21 @@ def _not_graded(game: GameResult, event: Event) -> str:
     return "" if game.score.graded else NotGraded.DEFAULT.value
 
 
-def _count(rows: list[Game], feedback: Feedback) -> None:
-    waiting = [r.pending1_id is not None or r.pending2_id is not None for r in rows]
-    graded = Counter(r.rate for r, w in zip(rows, waiting, strict=True) if r.graded and not w)
-    feedback.graded = dict(graded)
-    feedback.not_graded = dict(Counter(r.not_graded_reason for r in rows if not r.graded))
-    feedback.waiting = sum(1 for r, w in zip(rows, waiting, strict=True) if r.graded and w)
+_PENDING1, _PENDING2, _RATE, _GRADED, _REASON = 4, 5, 14, 15, 16  # positions in a row
+
+
+def _count(rows: list[tuple[Any, ...]], feedback: Feedback) -> None:
+    waits = [r[_PENDING1] is not None or r[_PENDING2] is not None for r in rows]
+    pairs = list(zip(rows, waits, strict=True))
+    feedback.graded = dict(Counter(r[_RATE] for r, w in pairs if r[_GRADED] and not w))
+    feedback.not_graded = dict(Counter(r[_REASON] for r in rows if not r[_GRADED]))
+    feedback.waiting = sum(1 for r, w in pairs if r[_GRADED] and w)
 
 
 def _waiting_players(
-    pending: dict[int, PendingIdentification], rows: list[Game], feedback: Feedback
+    pending: dict[int, PendingIdentification], rows: list[tuple[Any, ...]], feedback: Feedback
 ) -> None:
-    games = Counter(r.pending1_id for r in rows) + Counter(r.pending2_id for r in rows)
+    games = Counter(r[_PENDING1] for r in rows) + Counter(r[_PENDING2] for r in rows)
     known = _candidate_names({c["player_id"] for row in pending.values() for c in row.candidates})
     for pin, row in sorted(pending.items()):
         candidates = tuple(

@@ -1,0 +1,37 @@
+"""Plain batched SQL for the hot paths, where building ORM objects costs more than the database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import connection, models
+
+
+def insert_rows(
+    model: type[models.Model], columns: tuple[str, ...], rows: Iterable[tuple[Any, ...]]
+) -> None:
+    """INSERT ``rows`` (tuples in ``columns`` order, database column names) in batches."""
+    quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
+    placeholders = ", ".join(["%s"] * len(columns))
+    _run_batches(f"INSERT INTO {model._meta.db_table} ({quoted}) VALUES ({placeholders})", rows)
+
+
+def update_rows(
+    model: type[models.Model], columns: tuple[str, ...], rows: Iterable[tuple[Any, ...]]
+) -> None:
+    """UPDATE by id: each row is (value of each column..., id)."""
+    settings = ", ".join(f"{connection.ops.quote_name(column)} = %s" for column in columns)
+    _run_batches(f"UPDATE {model._meta.db_table} SET {settings} WHERE id = %s", rows)
+
+
+def _run_batches(sql: str, rows: Iterable[tuple[Any, ...]], batch: int = 20_000) -> None:
+    with connection.cursor() as cursor:
+        chunk: list[tuple[Any, ...]] = []
+        for row in rows:
+            chunk.append(row)
+            if len(chunk) == batch:
+                cursor.executemany(sql, chunk)
+                chunk = []
+        if chunk:
+            cursor.executemany(sql, chunk)

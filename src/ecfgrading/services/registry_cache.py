@@ -1,0 +1,97 @@
+"""Clubs, counties, memberships and known birth dates, loaded once for a batch of imports.
+
+An import touches a few dozen clubs and memberships per file; asking the database for
+each would be most of the import's time. The cache is only trusted inside the batch
+that loaded it, and the importer drops it if a write fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ecfgrading.registry.models import Club, ClubMembership, County, Player
+from ecfgrading.services.bulk import update_rows
+
+
+@dataclass
+class RegistryCache:
+    club_by_code: dict[str, int] = field(default_factory=dict)
+    club_by_name: dict[str, int] = field(default_factory=dict)
+    club_coded: set[int] = field(default_factory=set)  # clubs that have a code
+    counties: dict[str, int] = field(default_factory=dict)
+    club_county: dict[int, int | None] = field(default_factory=dict)
+    club_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> code, name
+    memberships: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # id, first, last
+    births_known: set[int] = field(default_factory=set)
+
+    @classmethod
+    def load(cls) -> RegistryCache:
+        cache = cls()
+        for pk, code, name, county in Club.objects.order_by("id").values_list(
+            "id", "code", "name", "county_id"
+        ):
+            cache._remember_club(pk, code or "", name, county)
+        cache.counties = {name.lower(): pk for pk, name in County.objects.values_list("id", "name")}
+        rows = ClubMembership.objects.values_list(
+            "id", "player_id", "club_id", "first_season", "last_season"
+        )
+        cache.memberships = {
+            (p, c): [pk, f, s] for pk, p, c, f, s in rows.iterator(chunk_size=50_000)
+        }
+        known = Player.objects.filter(date_of_birth__isnull=False).values_list("id", flat=True)
+        cache.births_known = set(known.iterator(chunk_size=50_000))
+        return cache
+
+    def _remember_club(self, pk: int, code: str, name: str, county: int | None) -> None:
+        if code:
+            self.club_by_code.setdefault(code.upper(), pk)
+            self.club_coded.add(pk)
+        self.club_by_name.setdefault(name.strip().lower(), pk)
+        self.club_county[pk] = county
+        self.club_names[pk] = (code, name)
+
+    def club(self, code: str, name: str, county: str) -> int:
+        """The club a player set names, by code, else by name; created when new."""
+        code, name = code.strip().upper(), name.strip()
+        pk = self.club_by_code.get(code) if code else None
+        if pk is None and name:
+            pk = self.club_by_name.get(name.lower())
+            if pk is not None and code and pk not in self.club_coded:
+                Club.objects.filter(id=pk).update(code=code)  # a club known by name tells its code
+                self._remember_club(pk, code, name, self.club_county[pk])
+        if pk is None:
+            created = Club.objects.create(code=code or None, name=name or code)
+            self._remember_club(created.id, code, created.name, None)
+            pk = created.id
+        if county and self.club_county.get(pk) is None:
+            self.club_county[pk] = self._county(county)
+            Club.objects.filter(id=pk).update(county_id=self.club_county[pk])
+        return pk
+
+    def _county(self, name: str) -> int:
+        if name.lower() not in self.counties:
+            self.counties[name.lower()] = County.objects.get_or_create(name=name)[0].id
+        return self.counties[name.lower()]
+
+    def note_births(self, births: dict[int, object]) -> None:
+        """A date of birth the records lack is taken from the file (G20 needs it)."""
+        missing = [(day, pid) for pid, day in births.items() if pid not in self.births_known]
+        update_rows(Player, ("date_of_birth",), missing)
+        self.births_known.update(pid for _, pid in missing)
+
+    def note_memberships(self, pairs: set[tuple[int, int]], season: int) -> None:
+        """First and last season each player was seen with each club."""
+        new = [pair for pair in pairs if pair not in self.memberships]
+        changed = []
+        for pair in pairs - set(new):
+            record = self.memberships[pair]
+            if not record[1] <= season <= record[2]:
+                record[1], record[2] = min(record[1], season), max(record[2], season)
+                changed.append((record[1], record[2], record[0]))
+        update_rows(ClubMembership, ("first_season", "last_season"), changed)
+        made = ClubMembership.objects.bulk_create(
+            ClubMembership(player_id=p, club_id=c, first_season=season, last_season=season)
+            for p, c in new
+        )
+        for member in made:
+            self.memberships[(member.player_id, member.club_id)] = [member.id, season, season]
