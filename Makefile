@@ -40,5 +40,10 @@ bench: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python scripts/cli_reference.py docs/cli.md
 
+# The demo federation on SQLite under var/demo/, rebuilt from scratch each time.
+DEMO_HOME ?= var/demo
+demo: $(STAMP)
+	ECFGRADING_HOME=$(DEMO_HOME) $(BIN)/ecfgrading demo --fresh
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -276,6 +276,66 @@ def lists_export(
     click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)
 
 
+# --- the demo federation --------------------------------------------------------------
+
+
+@main.command()
+@click.option(
+    "--size",
+    type=click.Choice(["tiny", "default", "national"]),
+    default="default",
+    show_default=True,
+    help="default: 6,000 players and 40,000 games a season; national: 60,000 and 200,000.",
+)
+@click.option("--seed", type=int, default=2009, show_default=True)
+@click.option("--fresh", is_flag=True, help="Delete the SQLite database first.")
+def demo(size: str, seed: int, fresh: bool) -> None:
+    """Build the demo federation: three seasons imported, graded and published."""
+    if fresh:
+        _delete_sqlite_database()
+    _django()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from ecfgrading.demo import DemoError, build_demo
+
+    call_command("migrate", interactive=False, verbosity=0)
+    with _stages() as progress, _domain_errors(DemoError):
+        summary = build_demo(Path(settings.HOME), size=size, seed=seed, progress=progress)
+    click.echo(summary.to_text())
+
+
+def _delete_sqlite_database() -> None:
+    """--fresh: only ever a SQLite file of ours; a server database is never dropped."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if "sqlite" not in database["ENGINE"]:
+        raise DomainError("--fresh deletes a SQLite file only; drop a server database yourself")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{database['NAME']}{suffix}").unlink(missing_ok=True)
+
+
+@contextmanager
+def _stages() -> Iterator[Callable[[str, int, int], None]]:
+    """One rich progress bar per stage of a long job, on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    columns = (*Progress.get_default_columns()[:2], MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, BarColumn(), console=console, disable=not console.is_terminal) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
 # --- identification -------------------------------------------------------------------
 
 

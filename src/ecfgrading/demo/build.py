@@ -1,0 +1,224 @@
+"""Build the demo federation in the database: its history replayed in date order.
+
+The starting list 2009-07 is loaded; then, step by step, the results files received by
+each list's cut-off are imported, the identifications the import queued are decided,
+and the list versions are computed and published: rapid 2010-01; July 2010 initial;
+late results and a corrected file, then the August versions; and so on to August 2012.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from django.db.models import Q
+
+from ecfgrading.demo.generator import DemoFile, Federation, generate
+from ecfgrading.demo.schedule import ListRun, Step, steps
+from ecfgrading.demo.startlist import FILENAME, LIST_ID
+from ecfgrading.demo.summary import DemoSummary, ImportCounts, PublishedList, Stopwatch
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.registry.models import Club, Event, Game, PendingIdentification, Player
+from ecfgrading.services.grading import compute_version, publish_version
+from ecfgrading.services.ingest import ImportResult, import_files
+from ecfgrading.services.lists_import import ListImportError, import_grade_list
+from ecfgrading.services.pending import PendingError, open_cases, resolve
+
+Progress = Callable[[str, int, int], None]  # stage, done, total
+ACTOR = "demo"
+
+
+class DemoError(Exception):
+    """The demo could not be built: its starting list was refused (a used database?)."""
+
+
+def build_demo(
+    home: Path, *, size: str = "default", seed: int = 2009, progress: Progress | None = None
+) -> DemoSummary:
+    """Generate the demo federation, write its files under ``home/'demo'``, and replay it.
+
+    The database must hold no lists yet (run it on a fresh ``ecfgrading init``).
+    """
+    watch = Stopwatch()
+    with watch.step("generate"):
+        federation = generate(size, seed, progress)
+    folder = home / "demo"
+    with watch.step("save files"):
+        federation.write(folder)
+    history = _History(federation, progress)
+    with watch.step(f"load list {LIST_ID}"):
+        history.load_list()
+    for step in steps():
+        history.play(step, watch)
+    return history.summary(home, folder, watch)
+
+
+@dataclass
+class _History:
+    """The grading team's year, replayed: what it has imported, decided and published."""
+
+    federation: Federation
+    progress: Progress | None
+    waiting: list[DemoFile] = field(default_factory=list)
+    # The demo's grading team knows its players: who each queued PIN is, and their codes.
+    received: dict[int, DemoFile] = field(default_factory=dict)  # submission id -> file
+    codes: dict[int, str] = field(default_factory=dict)  # player -> code on record
+    counts: ImportCounts = field(default_factory=ImportCounts)
+    rejected: list[str] = field(default_factory=list)
+    lists: list[PublishedList] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.waiting = list(self.federation.files)
+        people = self.federation.people
+        self.codes = {
+            player: str(GradingCode(int(people.code[player])))
+            for player in range(len(people))
+            if self.federation.listed[player]
+        }
+
+    def load_list(self) -> None:
+        self._report(f"load list {LIST_ID}", 0, 1)
+        try:
+            result = import_grade_list(
+                self.federation.start_list, list_id=LIST_ID, filename=FILENAME, actor=ACTOR
+            )
+        except ListImportError as error:
+            raise DemoError(f"{error} (build the demo on a fresh database)") from None
+        if not result.ok:
+            problems = "; ".join(str(problem) for problem in result.report.errors[:5])
+            raise DemoError(f"the starting list {FILENAME} was refused: {problems}")
+        self._report(f"load list {LIST_ID}", 1, 1)
+
+    def play(self, step: Step, watch: Stopwatch) -> None:
+        with watch.step(f"import for {step.title}"):
+            self.import_until(step)
+        with watch.step(f"identify for {step.title}"):
+            self.decide_pending()
+        for run in step.lists:
+            with watch.step(f"grade {run.rate} {run.list_id} {run.version}"):
+                self.grade(run)
+
+    # -- importing ------------------------------------------------------------------------
+
+    def import_until(self, step: Step) -> None:
+        """Every file received by the step's cut-off, in the order received."""
+        batch = [f for f in self.waiting if f.received <= step.cutoff]
+        self.waiting = [f for f in self.waiting if f.received > step.cutoff]
+        stage = f"import for {step.title}"
+        results = import_files(
+            ((f.filename, f.data) for f in batch),
+            sender=ACTOR,
+            progress=lambda done, total, _: self._report(stage, done, total),
+        )
+        for demo_file, result in zip(batch, results, strict=True):
+            self._note(demo_file, result)
+
+    def _note(self, demo_file: DemoFile, result: ImportResult) -> None:
+        feedback = result.feedback
+        self.received[result.submission_id] = demo_file
+        for new in feedback.new_players:
+            self.codes[demo_file.pins[new.pin]] = new.code
+        if not result.accepted:
+            self.rejected.append(demo_file.filename)
+        self.counts = replace(
+            self.counts,
+            files=self.counts.files + 1,
+            accepted=self.counts.accepted + int(result.accepted),
+            rejected=self.counts.rejected + int(not result.accepted),
+            queued=self.counts.queued + len(feedback.pending),
+        )
+
+    # -- the pending queue ----------------------------------------------------------------
+
+    def decide_pending(self) -> None:
+        """Link each queued player to the player he is, or put him on record as new."""
+        cases = list(open_cases())
+        for done, case in enumerate(cases):
+            self._report("identify", done, len(cases))
+            self._decide(case)
+        self._report("identify", len(cases), len(cases))
+
+    def _decide(self, case: PendingIdentification) -> None:
+        player = self._truth(case)
+        code = self.codes.get(player) if player is not None else _top_candidate(case)
+        if code is not None:
+            try:
+                resolve(case.id, code=code, actor=ACTOR)
+                self.counts = replace(self.counts, linked=self.counts.linked + 1)
+                return
+            except PendingError:
+                pass  # he is the opponent in these games: not the same player after all
+        made = resolve(case.id, create=True, actor=ACTOR)
+        if player is not None:
+            self.codes[player] = made.ref
+        self.counts = replace(self.counts, created=self.counts.created + 1)
+
+    def _truth(self, case: PendingIdentification) -> int | None:
+        demo_file = self.received.get(case.submission_id)
+        return demo_file.pins.get(case.pin) if demo_file else None
+
+    # -- lists ----------------------------------------------------------------------------
+
+    def grade(self, run: ListRun) -> None:
+        stage = f"grade {run.rate} {run.list_id} {run.version}"
+        self._report(stage, 0, 2)
+        computed = compute_version(run.list_id, run.rate, run.version, actor=ACTOR)
+        self._report(stage, 1, 2)
+        publish_version(run.list_id, run.rate, computed.version, actor=ACTOR)
+        self._report(stage, 2, 2)
+        self.lists.append(
+            PublishedList(
+                run.list_id,
+                str(run.rate),
+                computed.version,
+                computed.published,
+                computed.players,
+                computed.games,
+            )
+        )
+
+    # -- the end --------------------------------------------------------------------------
+
+    def summary(self, home: Path, folder: Path, watch: Stopwatch) -> DemoSummary:
+        return DemoSummary(
+            home=home,
+            folder=folder,
+            start_list=folder / FILENAME,
+            results_folder=folder / "results",
+            size=self.federation.size.name,
+            seed=self.federation.seed,
+            federation=self.federation.stats(),
+            players=Player.objects.filter(merged_into__isnull=True).count(),
+            clubs=Club.objects.count(),
+            events=Event.objects.count(),
+            imports=replace(self.counts, games=_games_recorded(), graded=_games_graded()),
+            lists=tuple(self.lists),
+            timings=tuple(watch.laps),
+            rejected_files=tuple(self.rejected),
+        )
+
+    def _report(self, stage: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(stage, done, total)
+
+
+def _top_candidate(case: PendingIdentification) -> str | None:
+    """The best-scoring candidate's code: the choice without better knowledge."""
+    candidates: Iterable[dict[str, Any]] = case.candidates or []
+    best = max(candidates, key=lambda c: c.get("score", 0), default=None)
+    if best is None:
+        return None
+    player = Player.objects.filter(id=best.get("player_id")).first()
+    return player.ref if player else None
+
+
+def _games_recorded() -> int:
+    """Games on record, a replaced submission's counted once (its latest)."""
+    return Game.objects.exclude(not_graded_reason="superseded").count()
+
+
+def _games_graded() -> int:
+    waiting = Q(player1__isnull=True) | Q(player2__isnull=True)
+    return Game.objects.filter(graded=True).exclude(waiting).count()

@@ -1,0 +1,177 @@
+"""Events as they were played: who met whom, when, and how it went.
+
+These are the demo's own records, by player index; ``files`` turns each into the
+results file an organiser would have sent, where players are PINs with names and codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+
+import numpy as np
+
+from ecfgrading.demo.people import People
+from ecfgrading.demo.places import Club
+from ecfgrading.demo.sizes import DemoSize
+from ecfgrading.engine.rateplay import Session, TimeControl
+from ecfgrading.formats.results_model import Colour, PartKind, WhiteOn
+
+Rng = np.random.Generator
+
+
+class EventKind(StrEnum):
+    LEAGUE = "league"
+    COUNTY = "county matches"
+    CLUB = "club championship"
+    CONGRESS = "congress"
+    RAPIDPLAY = "rapidplay"
+    JUNIOR = "junior"
+    LIGHTNING = "lightning"
+    ONLINE = "online"
+
+    @property
+    def prefix(self) -> str:
+        """The event code's two letters: 'CG100012' is a congress of 2009-10."""
+        return _PREFIXES[self]
+
+
+_PREFIXES = {
+    EventKind.LEAGUE: "LG",
+    EventKind.COUNTY: "CM",
+    EventKind.CLUB: "CC",
+    EventKind.CONGRESS: "CG",
+    EventKind.RAPIDPLAY: "RP",
+    EventKind.JUNIOR: "JR",
+    EventKind.LIGHTNING: "LT",
+    EventKind.ONLINE: "OL",
+}
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game; ``code`` is a ResultCode value from ``first``'s side (PIN1)."""
+
+    first: int
+    second: int
+    code: int
+    day: date
+    colour: Colour | None = None  # PIN1's, when the file gives colours
+    board: int | None = None
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayedPart:
+    kind: PartKind
+    name: str
+    games: tuple[Played, ...]
+    white_on: WhiteOn | None = None
+    results_date: date | None = None
+
+
+@dataclass(frozen=True)
+class PlayedEvent:
+    code: str
+    name: str
+    kind: EventKind
+    season: int
+    control: TimeControl
+    parts: tuple[PlayedPart, ...]
+    county: str  # where it was played: its officer and treasurer live there
+    received: date = date.min  # set once the event is over (schedule)
+    late: bool = False  # received only after the initial July list
+    order: tuple[int, ...] = field(default=(), compare=False)  # the player list's order
+
+    @property
+    def first_day(self) -> date:
+        return min(game.day for part in self.parts for game in part.games)
+
+    @property
+    def last_day(self) -> date:
+        return max(game.day for part in self.parts for game in part.games)
+
+    @property
+    def games(self) -> int:
+        return sum(len(part.games) for part in self.parts)
+
+    def players(self) -> list[int]:
+        """The player list: ``order`` when given, then anyone else in order of appearance."""
+        seen = dict.fromkeys(self.order)
+        for part in self.parts:
+            for game in part.games:
+                seen.setdefault(game.first)
+                seen.setdefault(game.second)
+        return list(seen)
+
+
+class EventCodes:
+    """Issues event codes: kind, season's ending year and a serial ('LG100003')."""
+
+    def __init__(self) -> None:
+        self._issued: dict[tuple[EventKind, int], int] = {}
+
+    def issue(self, kind: EventKind, season: int) -> str:
+        serial = self._issued.get((kind, season), 0) + 1
+        self._issued[(kind, season)] = serial
+        return f"{kind.prefix}{(2009 + season) % 100:02d}{serial:04d}"
+
+
+@dataclass
+class World:
+    """What every event generator draws from."""
+
+    rng: Rng
+    seed: int
+    size: DemoSize
+    people: People
+    clubs: list[Club]
+    counties: list[str]
+    codes: EventCodes = field(default_factory=EventCodes)
+    _juniors: dict[int, np.ndarray] = field(default_factory=dict)
+    _counties: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def juniors(self, season: int) -> np.ndarray:
+        """Who is a junior this season (computed once: every file asks)."""
+        if season not in self._juniors:
+            self._juniors[season] = self.people.juniors(season)
+        return self._juniors[season]
+
+    def county_of(self, season: int) -> np.ndarray:
+        """Each player's county in a season (that of his club or location)."""
+        if season not in self._counties:
+            county_index = {name: i for i, name in enumerate(self.counties)}
+            by_club = np.array([county_index[club.county] for club in self.clubs])
+            self._counties[season] = by_club[self.people.club[:, season]]
+        return self._counties[season]
+
+    def pick(self, options: list[TimeControl], weights: tuple[float, ...]) -> TimeControl:
+        return options[int(self.rng.choice(len(options), p=np.array(weights) / sum(weights)))]
+
+
+# -- time controls (G2) ------------------------------------------------------------------
+
+# 'MOVES FIRST SESSION=30, MINUTES FIRST SESSION=75, MINUTES REST OF GAME=15': T = 90.
+LEAGUE_CONTROLS = [
+    TimeControl((Session(75.0, 30),), rest_minutes=15.0),
+    TimeControl((Session(80.0, 35),), rest_minutes=15.0),
+    TimeControl.game(75.0, 10.0),
+]
+CONGRESS_CONTROLS = [
+    TimeControl((Session(90.0, 36),), rest_minutes=15.0),
+    TimeControl.game(90.0, 30.0),
+    TimeControl((Session(100.0, 40), Session(50.0, 20)), rest_minutes=15.0),
+]
+CLUB_CONTROLS = [TimeControl((Session(90.0, 36),), rest_minutes=15.0), TimeControl.game(100.0)]
+COUNTY_CONTROLS = [
+    TimeControl((Session(120.0, 40),), rest_minutes=30.0),
+    TimeControl((Session(105.0, 35),), rest_minutes=20.0),
+]
+RAPID_CONTROLS = [TimeControl.game(30.0), TimeControl.game(25.0, 10.0)]
+JUNIOR_STANDARD_CONTROLS = [TimeControl.game(75.0), TimeControl.game(60.0, 15.0)]
+LIGHTNING_CONTROLS = [TimeControl.game(5.0), TimeControl.game(5.0, 3.0)]
+ONLINE_CONTROLS = [
+    TimeControl((Session(10.0),), increment_seconds=5.0, environment="ONLINE"),
+    TimeControl((Session(15.0),), increment_seconds=10.0, environment="ONLINE"),
+]

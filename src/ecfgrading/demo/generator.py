@@ -1,0 +1,328 @@
+"""The demo federation: a seeded, realistic federation's three seasons as files.
+
+``generate(size, seed)`` draws counties, clubs and players, plays out seasons 2009-10
+to 2011-12 (leagues, county matches, club championships, congresses, rapidplays,
+junior events, lightning and online events), and writes each event as the results
+file its organiser would have sent, with the day it reached the grading team. It also
+writes the published list the system starts from (2009-07). Everything comes from one
+``numpy.random.default_rng(seed)``: the same size and seed give the same bytes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ecfgrading.demo.championships import club_championships
+from ecfgrading.demo.events import EventKind, PlayedEvent, World
+from ecfgrading.demo.files import write_event
+from ecfgrading.demo.people import People, make_people
+from ecfgrading.demo.places import Club, counties, county_weights, make_clubs
+from ecfgrading.demo.schedule import correction, with_receipts
+from ecfgrading.demo.seasons import DEMO_SEASONS, season_label
+from ecfgrading.demo.sizes import DemoSize, size_named
+from ecfgrading.demo.startlist import FILENAME, list_csv, standings
+from ecfgrading.demo.teams import county_matches, leagues
+from ecfgrading.demo.tournaments import (
+    CONGRESS,
+    JUNIOR_CONGRESS,
+    JUNIOR_RAPID,
+    LIGHTNING,
+    ONLINE,
+    RAPIDPLAY,
+    Format,
+    tournaments,
+)
+from ecfgrading.engine.rateplay import rate_of_play
+from ecfgrading.engine.types import Rate
+
+FloatArray = NDArray[np.float64]
+Progress = Callable[[str, int, int], None]  # stage, done, total
+
+# Shares of a season's games. Team events and club championships come first; the
+# tournaments make up the rest, so a season has about the size's number of games.
+TEAM_SHARES = {EventKind.LEAGUE: 0.36, EventKind.COUNTY: 0.04, EventKind.CLUB: 0.05}
+TOURNAMENT_SHARES: tuple[tuple[Format, float, int], ...] = (
+    (CONGRESS, 0.22, 1),  # (format, share, at least this many events)
+    (RAPIDPLAY, 0.20, 1),
+    (JUNIOR_RAPID, 0.06, 1),
+    (JUNIOR_CONGRESS, 0.03, 0),
+    (LIGHTNING, 0.01, 1),  # not graded (G2): a few events a season
+    (ONLINE, 0.01, 1),  # not graded (G2)
+)
+
+
+@dataclass(frozen=True)
+class DemoFile:
+    """One results file as the grading team received it."""
+
+    filename: str  # the event code, '-2' for a second submission
+    event_code: str
+    event_name: str
+    kind: EventKind
+    season: int
+    submission_index: int
+    received: date
+    late: bool
+    games: int
+    uncoded: int  # players given without a grading code
+    data: bytes
+    # PIN -> player: who each PIN really is. Not in the file; the demo's grading team
+    # uses it to decide the identifications the import queues.
+    pins: Mapping[int, int] = field(repr=False)
+
+    @property
+    def folder(self) -> str:
+        return season_label(self.season)
+
+
+@dataclass(frozen=True)
+class Federation:
+    size: DemoSize
+    seed: int
+    people: People
+    clubs: tuple[Club, ...]
+    counties: tuple[str, ...]
+    events: tuple[PlayedEvent, ...]
+    files: tuple[DemoFile, ...]  # in the order received
+    start_list: bytes
+    listed: NDArray[np.bool_]
+    seconds: float
+
+    def write(self, folder: Path) -> list[Path]:
+        """The starting list and every results file under ``folder`` (by season)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        written = [folder / FILENAME]
+        written[0].write_bytes(self.start_list)
+        for demo_file in self.files:
+            path = folder / "results" / demo_file.folder / demo_file.filename
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(demo_file.data)
+            written.append(path)
+        return written
+
+    def stats(self) -> FederationStats:
+        return FederationStats.of(self)
+
+
+def generate(
+    size: str | DemoSize = "default", seed: int = 2009, progress: Progress | None = None
+) -> Federation:
+    """Draw a whole demo federation; see the module docstring."""
+    started = time.perf_counter()
+    chosen = size_named(size) if isinstance(size, str) else size
+    rng = np.random.default_rng(seed)
+    world = _world(rng, seed, chosen)
+    events: list[PlayedEvent] = []
+    for done, season in enumerate(DEMO_SEASONS):
+        _report(progress, "play seasons", done, len(DEMO_SEASONS))
+        events += season_events(world, season)
+    _report(progress, "play seasons", len(DEMO_SEASONS), len(DEMO_SEASONS))
+    figures = standings(rng, world.people, world.clubs, _games_a_season(world.people, events))
+    world.people = _top_code_listed(world.people, figures.listed)
+    events = with_receipts(rng, events)
+    files = _files(world, events, progress)
+    return Federation(
+        size=chosen,
+        seed=seed,
+        people=world.people,
+        clubs=tuple(world.clubs),
+        counties=tuple(world.counties),
+        events=tuple(events),
+        files=tuple(sorted(files, key=lambda f: (f.received, f.event_code, f.submission_index))),
+        start_list=list_csv(world.people, world.clubs, figures),
+        listed=figures.listed,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _report(progress: Progress | None, stage: str, done: int, total: int) -> None:
+    if progress is not None:
+        progress(stage, done, total)
+
+
+def _world(rng: np.random.Generator, seed: int, size: DemoSize) -> World:
+    names = counties(size.counties)
+    clubs = make_clubs(names, county_weights(size.counties) * size.players, size.club_size)
+    return World(rng, seed, size, make_people(rng, size, clubs, names), clubs, names)
+
+
+def season_events(world: World, season: int) -> list[PlayedEvent]:
+    """One season's events: team events first, then tournaments to fill the season."""
+    size = world.size
+    events = leagues(world, season, size.share(TEAM_SHARES[EventKind.LEAGUE]))
+    events += county_matches(world, season, size.share(TEAM_SHARES[EventKind.COUNTY]))
+    events += club_championships(world, season, size.share(TEAM_SHARES[EventKind.CLUB]))
+    left = size.games - sum(event.games for event in events)
+    shares = sum(share for _, share, _ in TOURNAMENT_SHARES)
+    for fmt, share, least in TOURNAMENT_SHARES:
+        budget = max(0, round(left * share / shares))
+        events += tournaments(world, season, fmt, budget, least)
+    return events
+
+
+def _games_a_season(people: People, events: list[PlayedEvent]) -> tuple[FloatArray, FloatArray]:
+    """Graded games each player played in the first demo season, standard and rapid.
+
+    The starting list draws the seasons before the demo around these, so a player's
+    category and games agree with how much he plays. Players who sat that season out
+    get a guess from their keenness, at the rates they have an appetite for.
+    """
+    counts = {rate: np.zeros(len(people)) for rate in Rate}
+    for event in events:
+        rate = rate_of_play(event.control)
+        if event.season != DEMO_SEASONS[0] or not isinstance(rate, Rate):
+            continue
+        for part in event.parts:
+            for game in part.games:
+                if game.code <= 2:  # win, loss or draw: graded (G1)
+                    counts[rate][[game.first, game.second]] += 1
+    absent = (counts[Rate.STANDARD] + counts[Rate.RAPID]) == 0
+    standard_taste = people.league | (people.congress > 0)
+    return (
+        _filled(counts[Rate.STANDARD], absent & standard_taste, people),
+        _filled(counts[Rate.RAPID], absent & (people.rapid > 0), people),
+    )
+
+
+def _filled(counts: FloatArray, guessed: NDArray[np.bool_], people: People) -> FloatArray:
+    playing = counts > 0
+    typical = counts[playing].mean() if playing.any() else 0.0
+    guess = typical * people.keen / people.keen.mean() * 0.6
+    result: FloatArray = np.where(guessed, guess, counts)
+    return result
+
+
+def _top_code_listed(people: People, listed: NDArray[np.bool_]) -> People:
+    """The highest code on record belongs to a listed player.
+
+    The system issues new codes above the highest it knows (G28); a player on record
+    but not on the list must never hold a code above that, or the system could issue
+    his code to a newcomer before his first results file arrives.
+    """
+    top = int(np.argmax(people.code))
+    if listed[top]:
+        return people
+    best_listed = int(np.flatnonzero(listed)[np.argmax(people.code[listed])])
+    return people.with_code_swapped(top, best_listed)
+
+
+def _files(world: World, events: list[PlayedEvent], progress: Progress | None) -> list[DemoFile]:
+    fixed = correction(world.rng, events)
+    files = []
+    for done, event in enumerate(events):
+        if done % 50 == 0:
+            _report(progress, "write results files", done, len(events))
+        files.append(_demo_file(world, event, 1))
+    if fixed is not None:
+        files.append(_demo_file(world, fixed[1], 2))
+    _report(progress, "write results files", len(events), len(events))
+    return files
+
+
+def _demo_file(world: World, event: PlayedEvent, index: int) -> DemoFile:
+    written = write_event(world, event, index)
+    return DemoFile(
+        filename=f"{event.code}.txt" if index == 1 else f"{event.code}-{index}.txt",
+        event_code=event.code,
+        event_name=event.name,
+        kind=event.kind,
+        season=event.season,
+        submission_index=index,
+        received=event.received,
+        late=event.late,
+        games=event.games,
+        uncoded=sum(1 for entry in written.results.players if not entry.code_text),
+        data=written.data,
+        pins=written.pins,
+    )
+
+
+@dataclass(frozen=True)
+class FederationStats:
+    """What a demo federation holds, for the summary and the tests."""
+
+    players: int
+    on_record: int  # before the demo starts
+    listed: int  # on the starting list
+    newcomers: int
+    juniors: int  # 17 or under on 31 August 2010
+    fide: int
+    namesakes: int  # newcomers named exactly like a player of another club, on purpose
+    clubs: int
+    locations: int
+    counties: int
+    events: Mapping[str, int]
+    files: int
+    games: Mapping[str, int]  # by season
+    graded: Mapping[str, int]  # by rate; lightning, online and defaults are not
+    not_graded: Mapping[str, int]  # by reason
+    draws: float  # share of played games drawn
+    uncoded_entries: int
+    entries: int
+
+    @classmethod
+    def of(cls, federation: Federation) -> FederationStats:
+        people = federation.people
+        games = Counter[str]()
+        graded, not_graded, results = Counter[str](), Counter[str](), Counter[int]()
+        for event in federation.events:
+            games[season_label(event.season)] += event.games
+            rate = rate_of_play(event.control)
+            for part in event.parts:
+                for game in part.games:
+                    results[game.code] += 1
+                    if not isinstance(rate, Rate):
+                        not_graded[rate.value] += 1
+                    elif game.code > 2:
+                        not_graded["default"] += 1
+                    else:
+                        graded[rate.value] += 1
+        played = results[0] + results[1] + results[2]
+        first_files = [f for f in federation.files if f.submission_index == 1]
+        return cls(
+            players=len(people),
+            on_record=int(np.count_nonzero(people.first == 0)),
+            listed=int(np.count_nonzero(federation.listed)),
+            newcomers=int(np.count_nonzero(people.first > 0)),
+            juniors=int(np.count_nonzero(people.juniors(2))),
+            fide=int(np.count_nonzero(people.fide)),
+            namesakes=len(people.namesakes),
+            clubs=sum(1 for club in federation.clubs if not club.location),
+            locations=sum(1 for club in federation.clubs if club.location),
+            counties=len(federation.counties),
+            events=dict(Counter(str(event.kind) for event in federation.events)),
+            files=len(federation.files),
+            games=dict(games),
+            graded=dict(graded),
+            not_graded=dict(not_graded),
+            draws=results[2] / played if played else 0.0,
+            uncoded_entries=sum(f.uncoded for f in first_files),
+            entries=sum(len(f.pins) for f in first_files),
+        )
+
+    def to_text(self) -> str:
+        def listing(counts: Mapping[str, int]) -> str:
+            return ", ".join(f"{key} {value:,}" for key, value in sorted(counts.items()))
+
+        return "\n".join(
+            [
+                f"players {self.players:,} ({self.on_record:,} on record before 2009-10, "
+                f"{self.listed:,} on the 2009-07 list, {self.newcomers:,} newcomers; "
+                f"{self.juniors:,} juniors, {self.fide:,} with FIDE ids, "
+                f"{self.namesakes} newcomers named like a player of another club)",
+                f"clubs {self.clubs:,} and {self.locations:,} locations, {self.counties} counties",
+                f"events: {listing(self.events)}",
+                f"files {self.files:,}; games by season: {listing(self.games)}",
+                f"graded: {listing(self.graded)}; not graded: {listing(self.not_graded)}; "
+                f"draws {self.draws:.0%}",
+                f"players given without a code: {self.uncoded_entries:,} of {self.entries:,}",
+            ]
+        )

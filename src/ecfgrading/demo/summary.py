@@ -1,0 +1,99 @@
+"""What building the demo did: where the files are, what went in, what was published."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ecfgrading.demo.generator import FederationStats
+
+
+@dataclass(frozen=True)
+class PublishedList:
+    """One list version computed and published by the demo."""
+
+    list_id: str
+    rate: str
+    version: str
+    published: int  # players in the published list
+    players: int  # players with a graded game in P0
+    games: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.rate:8} {self.list_id} {self.version:8} {self.published:7,} published "
+            f"({self.players:,} players with games, {self.games:,} games)"
+        )
+
+
+@dataclass(frozen=True)
+class ImportCounts:
+    files: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    games: int = 0  # recorded, graded or not
+    graded: int = 0
+    queued: int = 0  # players sent to the pending-identification queue
+    linked: int = 0  # queued players the demo's grading team linked to a player on record
+    created: int = 0  # queued players it put on record as new players
+
+
+@dataclass(frozen=True)
+class DemoSummary:
+    home: Path
+    folder: Path  # home / 'demo'
+    start_list: Path
+    results_folder: Path
+    size: str
+    seed: int
+    federation: FederationStats
+    players: int  # on record in the database at the end
+    clubs: int
+    events: int
+    imports: ImportCounts
+    lists: tuple[PublishedList, ...]
+    timings: tuple[tuple[str, float], ...]
+    rejected_files: tuple[str, ...] = ()
+
+    @property
+    def seconds(self) -> float:
+        return sum(seconds for _, seconds in self.timings)
+
+    def to_text(self) -> str:
+        counts = self.imports
+        lines = [
+            f"Demo federation ({self.size}, seed {self.seed}) in {self.folder}",
+            f"  starting list {self.start_list.name}; results files under {self.results_folder}",
+            *(f"  {line}" for line in self.federation.to_text().splitlines()),
+            "Database:",
+            f"  {self.players:,} players on record, {self.clubs:,} clubs, {self.events:,} events",
+            f"  files {counts.files:,}: {counts.accepted:,} accepted, {counts.rejected:,} rejected"
+            + (f" ({', '.join(self.rejected_files)})" if self.rejected_files else ""),
+            f"  games {counts.games:,} imported, {counts.graded:,} graded",
+            f"  identifications queued {counts.queued:,}: {counts.linked:,} linked, "
+            f"{counts.created:,} created",
+            "Lists published, in order:",
+            *(f"  {entry}" for entry in self.lists),
+            "Timings:",
+            *(f"  {name:32} {seconds:8.2f} s" for name, seconds in self.timings),
+            f"  {'total':32} {self.seconds:8.2f} s",
+        ]
+        return "\n".join(lines)
+
+
+@dataclass
+class Stopwatch:
+    """Seconds per named step, in the order the steps ran."""
+
+    laps: list[tuple[str, float]] = field(default_factory=list)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.laps.append((name, time.perf_counter() - started))

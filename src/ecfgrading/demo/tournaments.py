@@ -1,0 +1,309 @@
+"""Individual tournaments: weekend congresses, rapidplays, junior events, lightning, online.
+
+Each is one or more Swiss sections (SECTION RESULTS with ROUND), players placed in
+sections by the grade organisers see. Entrants come from across the federation, most
+from the host county.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ecfgrading.demo.events import (
+    CONGRESS_CONTROLS,
+    JUNIOR_STANDARD_CONTROLS,
+    LIGHTNING_CONTROLS,
+    ONLINE_CONTROLS,
+    RAPID_CONTROLS,
+    EventKind,
+    Played,
+    PlayedEvent,
+    PlayedPart,
+    World,
+)
+from ecfgrading.demo.pairing import Swiss, round_robin
+from ecfgrading.demo.places import towns
+from ecfgrading.demo.play import BLITZ, RAPID, STANDARD, PlayStyle, play, points
+from ecfgrading.demo.seasons import age_date, weekends
+from ecfgrading.engine.rateplay import TimeControl
+from ecfgrading.formats.results_model import Colour, PartKind
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+
+HOST_PULL = 20.0  # an entrant from the host county, against one from elsewhere
+# (name, highest grade allowed); None: open to all. Organisers' usual 2009 bands.
+CONGRESS_SECTIONS = (("Open", None), ("Major", 170), ("Intermediate", 145), ("Minor", 120))
+RAPID_SECTIONS = (("Open", None), ("Major", 150), ("Minor", 120), ("Novices", 90))
+JUNIOR_SECTIONS = (("Under 18", None), ("Under 14", 13), ("Under 12", 11), ("Under 10", 9))
+SMALLEST_SECTION = 6
+PLAYING_UP = 0.12  # entrants who choose a stronger section than they must
+
+
+@dataclass(frozen=True)
+class Format:
+    """How one kind of tournament is run."""
+
+    kind: EventKind
+    title: str  # '{town} Congress', '{county} Junior Rapidplay'...
+    controls: list[TimeControl]
+    style: PlayStyle
+    rounds: tuple[int, ...]  # possible numbers of rounds
+    entrants: float  # median number of entrants
+    sections: tuple[tuple[str, int | None], ...]
+    days: Callable[[date, int], list[date]]  # the day of each round
+    months: tuple[int, int] = (6, 5)  # first and last month, in season order
+    by_age: bool = False  # junior sections go by age, not grade
+
+
+def _weekend(saturday: date, rounds: int) -> list[date]:
+    """Friday evening, two on Saturday, the rest on Sunday (a sixth on Monday)."""
+    offsets = [-1, 0, 0, 1, 1, 2, 2][:rounds]
+    return [saturday + timedelta(days=k) for k in offsets]
+
+
+def _one_day(saturday: date, rounds: int) -> list[date]:
+    return [saturday] * rounds
+
+
+def _two_days(saturday: date, rounds: int) -> list[date]:
+    return [saturday + timedelta(days=int(k >= (rounds + 1) // 2)) for k in range(rounds)]
+
+
+def _evening(saturday: date, rounds: int) -> list[date]:
+    return [saturday - timedelta(days=3)] * rounds
+
+
+CONGRESS = Format(
+    kind=EventKind.CONGRESS,
+    title="{town} {when} Congress",
+    controls=CONGRESS_CONTROLS,
+    style=STANDARD,
+    rounds=(5, 5, 5, 6),
+    entrants=70,
+    sections=CONGRESS_SECTIONS,
+    days=_weekend,
+)
+RAPIDPLAY = Format(
+    kind=EventKind.RAPIDPLAY,
+    title="{town} Rapidplay",
+    controls=RAPID_CONTROLS,
+    style=RAPID,
+    rounds=(6, 6, 7),
+    entrants=60,
+    sections=RAPID_SECTIONS,
+    days=_one_day,
+)
+JUNIOR_RAPID = Format(
+    kind=EventKind.JUNIOR,
+    title="{county} Junior Rapidplay",
+    controls=RAPID_CONTROLS,
+    style=RAPID,
+    rounds=(6, 7),
+    entrants=50,
+    sections=JUNIOR_SECTIONS,
+    days=_one_day,
+    by_age=True,
+)
+JUNIOR_CONGRESS = Format(
+    kind=EventKind.JUNIOR,
+    title="{county} Junior Congress",
+    controls=JUNIOR_STANDARD_CONTROLS,
+    style=STANDARD,
+    rounds=(5,),
+    entrants=40,
+    sections=JUNIOR_SECTIONS,
+    days=_two_days,
+    by_age=True,
+)
+LIGHTNING = Format(
+    kind=EventKind.LIGHTNING,
+    title="{county} Lightning Championship",
+    controls=LIGHTNING_CONTROLS,
+    style=BLITZ,
+    rounds=(9, 11),
+    entrants=30,
+    sections=(("Open", None),),
+    days=_evening,
+)
+ONLINE = Format(
+    kind=EventKind.ONLINE,
+    title="{county} Online Rapid",
+    controls=ONLINE_CONTROLS,
+    style=RAPID,
+    rounds=(7,),
+    entrants=40,
+    sections=(("Open", None),),
+    days=_evening,
+)
+
+
+def tournaments(
+    world: World, season: int, fmt: Format, budget: int, least: int = 0
+) -> list[PlayedEvent]:
+    """Events of one format until the season's budget of games is spent (``least`` at least)."""
+    appetite = _appetite(world, season, fmt)
+    events: list[PlayedEvent] = []
+    spent = 0
+    dates = weekends(season, *fmt.months)
+    while (spent < budget or len(events) < least) and np.count_nonzero(appetite) >= 4:
+        event = _tournament(world, season, fmt, appetite, dates, budget - spent)
+        if event is None:
+            break
+        events.append(event)
+        spent += event.games
+    return events
+
+
+def _appetite(world: World, season: int, fmt: Format) -> FloatArray:
+    """How likely each player is to enter one of these events this season."""
+    people, active = world.people, world.people.active(season)
+    if fmt.kind is EventKind.JUNIOR:
+        weight = people.keen * world.juniors(season)
+    elif fmt.kind is EventKind.CONGRESS:
+        weight = people.congress
+    elif fmt.kind is EventKind.ONLINE:
+        weight = people.online
+    else:
+        weight = people.rapid
+    result: FloatArray = weight * active
+    return result
+
+
+def _tournament(
+    world: World, season: int, fmt: Format, appetite: FloatArray, dates: list[date], left: int
+) -> PlayedEvent | None:
+    rng = world.rng
+    host = int(rng.integers(len(world.counties)))
+    rounds = int(rng.choice(fmt.rounds))
+    wanted = _entrants(world, fmt, appetite, rounds, left)
+    weights = appetite * np.where(world.county_of(season) == host, HOST_PULL, 1.0)
+    entrants = rng.choice(len(weights), wanted, replace=False, p=weights / weights.sum())
+    days = fmt.days(dates[int(rng.integers(len(dates)))], rounds)
+    parts = _sections(world, season, fmt, entrants, rounds, days)
+    if not parts:
+        return None
+    county = world.counties[host]
+    return PlayedEvent(
+        code=world.codes.issue(fmt.kind, season),
+        name=_title(world, fmt, county, days[0]),
+        kind=fmt.kind,
+        season=season,
+        control=world.pick(fmt.controls, (3.0, 2.0, 1.0)[: len(fmt.controls)]),
+        parts=tuple(parts),
+        county=county,
+        order=tuple(player for part in parts for player in _section_players(part)),
+    )
+
+
+def _entrants(world: World, fmt: Format, appetite: FloatArray, rounds: int, left: int) -> int:
+    """A lognormal field, no bigger than the players willing or the budget left needs."""
+    drawn = int(fmt.entrants * world.rng.lognormal(0.0, 0.45))
+    willing = int(np.count_nonzero(appetite))
+    needed = max(8, 2 * left // rounds + 8)
+    return max(4, min(drawn, willing * 2 // 5, needed, 400))
+
+
+def _title(world: World, fmt: Format, county: str, day: date) -> str:
+    places = towns(county)
+    town = places[int(world.rng.integers(len(places) - 2))]  # a town with a club
+    when = ("Winter", "Spring", "Summer", "Autumn")[(day.month % 12) // 3]
+    return f"{fmt.title.format(town=town, county=county, when=when)} {day.year}"
+
+
+# -- sections ----------------------------------------------------------------------------
+
+
+def _sections(
+    world: World, season: int, fmt: Format, entrants: IntArray, rounds: int, days: list[date]
+) -> list[PlayedPart]:
+    seen = world.people.seen[entrants, season]
+    rank = _placing(world, season, fmt, entrants, seen)
+    parts = []
+    for index, (name, _) in enumerate(fmt.sections):
+        members = entrants[rank == index]
+        if len(members) >= 2:
+            order = members[np.argsort(-world.people.seen[members, season], kind="stable")]
+            games = section_games(world, season, order, rounds, days, fmt.style)
+            parts.append(PlayedPart(PartKind.SECTION, name, tuple(games)))
+    return parts
+
+
+def _placing(
+    world: World, season: int, fmt: Format, entrants: IntArray, seen: FloatArray
+) -> IntArray:
+    """Each entrant's section: the lowest he may enter, now and then one higher.
+
+    Sections too small to run are merged into the one above.
+    """
+    used = fmt.sections[: max(1, min(len(fmt.sections), len(entrants) // 20 + 1))]
+    measure = world.people.age_on(age_date(season))[entrants] if fmt.by_age else seen
+    rank = np.zeros(len(entrants), dtype=np.int64)
+    for index, (_, ceiling) in enumerate(used):
+        if ceiling is not None:
+            rank[measure <= ceiling] = index
+    up = world.rng.random(len(entrants)) < PLAYING_UP
+    rank = np.where(up, np.maximum(rank - 1, 0), rank)
+    for index in range(len(used) - 1, 0, -1):
+        if np.count_nonzero(rank == index) < SMALLEST_SECTION:
+            rank[rank == index] = index - 1
+    return rank
+
+
+def _section_players(part: PlayedPart) -> list[int]:
+    return list(dict.fromkeys(p for game in part.games for p in (game.first, game.second)))
+
+
+def section_games(
+    world: World,
+    season: int,
+    players: IntArray,
+    rounds: int,
+    days: list[date],
+    style: PlayStyle,
+) -> list[Played]:
+    """A Swiss (or, for a handful of players, an all-play-all) in rating order."""
+    strength = world.people.strength_on(players, season, days[0])
+    if len(players) <= rounds + 1:
+        return _all_play_all(world, players, strength, days, style)
+    swiss = Swiss(len(players))
+    games: list[Played] = []
+    for number in range(rounds):
+        pairs = swiss.pairings()
+        codes = _results(world, strength, pairs, style)
+        swiss.record(pairs, *(side.tolist() for side in points(codes)))
+        games += _played(players, pairs, codes, days[number], number + 1)
+    return games
+
+
+def _all_play_all(
+    world: World, players: IntArray, strength: FloatArray, days: list[date], style: PlayStyle
+) -> list[Played]:
+    games: list[Played] = []
+    for number, pairs in enumerate(round_robin(len(players))[: len(days)]):
+        codes = _results(world, strength, pairs, style)
+        games += _played(players, pairs, codes, days[number], number + 1)
+    return games
+
+
+def _results(
+    world: World, strength: FloatArray, pairs: list[tuple[int, int]], style: PlayStyle
+) -> IntArray:
+    white = strength[[one for one, _ in pairs]]
+    black = strength[[two for _, two in pairs]]
+    return play(world.rng, white, black, style)
+
+
+def _played(
+    players: IntArray, pairs: list[tuple[int, int]], codes: IntArray, day: date, number: int
+) -> list[Played]:
+    """PIN1 is white, as most tournament programs write it."""
+    return [
+        Played(int(players[white]), int(players[black]), code, day, Colour.WHITE, round=number)
+        for (white, black), code in zip(pairs, codes.tolist(), strict=True)
+    ]
