@@ -267,3 +267,25 @@ def test_the_feedback_report_reads_as_text_and_json() -> None:
     data = outcome.feedback.as_dict()
     assert data["graded"] == {"standard": 2}
     assert data["ok"] is True
+
+
+def test_a_new_player_from_the_queue_keeps_the_code_his_file_gave() -> None:
+    player(100001, "Smith", "John")  # a namesake: the unknown code goes to the queue
+    entry = "#PIN=2#BCF CODE=155624B#NAME=Smith, John#CLUB NAME=Newtown"
+    import_results(results_file([BLOGGS, entry], TWO_GAMES), filename="x.txt")
+    (case,) = open_cases()
+    created = resolve(case.id, create=True)
+    assert created.ref == "155624B"
+    newtown = Club.objects.get(name="Newtown")
+    assert ClubMembership.objects.filter(player=created, club=newtown, last_season=2013).exists()
+
+
+def test_a_file_may_name_a_location_with_or_without_its_star() -> None:
+    Club.objects.create(name="Dover", is_location=True)
+    dover = "#PIN=2#NAME=Smith, Jane#CLUB NAME=Dover*"
+    import_results(results_file([BLOGGS, dover], TWO_GAMES), filename="a.txt")
+    plain = "#PIN=2#NAME=Smith, Jane#CLUB NAME=Dover"
+    import_results(results_file([BLOGGS, plain], TWO_GAMES, code="B"), filename="b.txt")
+    assert list(
+        Club.objects.filter(name__startswith="Dover").values_list("name", "is_location")
+    ) == [("Dover", True)]

@@ -8,8 +8,10 @@ from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.registry.models import AuditLog, Game, PendingIdentification, Player
-from ecfgrading.registry.numbering import issue_code, resolve_code
+from ecfgrading.registry.numbering import issue_code, note_codes_on_record, resolve_code
+from ecfgrading.services.registry_cache import RegistryCache
 
 
 class PendingError(Exception):
@@ -44,6 +46,7 @@ def resolve(
         case = _open_case(case_id)
         player = _new_player(case) if create else _player(code or "")
         _link_games(case, player)
+        _join_club(case, player)
         case.status = (
             PendingIdentification.Status.CREATED if create else PendingIdentification.Status.LINKED
         )
@@ -73,8 +76,9 @@ def _player(code: str) -> Player:
 
 
 def _new_player(case: PendingIdentification) -> Player:
+    """A new player keeps the well-formed code his file gave, if no one holds it (G28)."""
     return Player.objects.create(
-        code=issue_code().number,
+        code=_code_for(case),
         surname=case.surname or case.name.partition(",")[0].strip(),
         forenames=case.forenames,
         sex=case.sex if case.sex in ("M", "F") else "",
@@ -82,6 +86,30 @@ def _new_player(case: PendingIdentification) -> Player:
         fide_id=int(case.fide_no) if case.fide_no.isdigit() else None,
         membership_no=case.membership_no,
     )
+
+
+def _code_for(case: PendingIdentification) -> int:
+    try:
+        given = GradingCode.parse(case.code_text) if case.code_text else None
+    except InvalidCode:
+        given = None
+    if given is not None and resolve_code(given) is None:
+        note_codes_on_record(given.number)
+        return given.number
+    return issue_code().number
+
+
+def _join_club(case: PendingIdentification, player: Player) -> None:
+    """The club the file gave joins the player's memberships, as an import would."""
+    if not (case.club_code or case.club_name):
+        return
+    cache = RegistryCache.load_clubs()
+    cache.load_memberships_of({player.id})
+    club = cache.club(case.club_code, case.club_name, "")
+    event = case.submission.event
+    season = event.end_date.year + (event.end_date.month >= 6) if event else None
+    if season is not None:
+        cache.note_memberships({(player.id, club)}, season)
 
 
 def _link_games(case: PendingIdentification, player: Player) -> None:

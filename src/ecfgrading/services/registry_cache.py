@@ -26,12 +26,7 @@ class RegistryCache:
 
     @classmethod
     def load(cls) -> RegistryCache:
-        cache = cls()
-        for pk, code, name, county in Club.objects.order_by("id").values_list(
-            "id", "code", "name", "county_id"
-        ):
-            cache._remember_club(pk, code or "", name, county)
-        cache.counties = {name.lower(): pk for pk, name in County.objects.values_list("id", "name")}
+        cache = cls.load_clubs()
         rows = ClubMembership.objects.values_list(
             "id", "player_id", "club_id", "first_season", "last_season"
         )
@@ -40,6 +35,17 @@ class RegistryCache:
         }
         known = Player.objects.filter(date_of_birth__isnull=False).values_list("id", flat=True)
         cache.births_known = set(known.iterator(chunk_size=50_000))
+        return cache
+
+    @classmethod
+    def load_clubs(cls) -> RegistryCache:
+        """Clubs and counties only; memberships are loaded by ``load``."""
+        cache = cls()
+        for pk, code, name, county, location in Club.objects.order_by("id").values_list(
+            "id", "code", "name", "county_id", "is_location"
+        ):
+            cache._remember_club(pk, code or "", name + ("*" if location else ""), county)
+        cache.counties = {name.lower(): pk for pk, name in County.objects.values_list("id", "name")}
         return cache
 
     def _remember_club(self, pk: int, code: str, name: str, county: int | None) -> None:
@@ -55,13 +61,17 @@ class RegistryCache:
         code, name = code.strip().upper(), name.strip()
         pk = self.club_by_code.get(code) if code else None
         if pk is None and name:
-            pk = self.club_by_name.get(name.lower())
+            # A location is written 'Dover*' in lists; a file may leave the star off.
+            pk = self.club_by_name.get(name.lower()) or self.club_by_name.get(f"{name.lower()}*")
             if pk is not None and code and pk not in self.club_coded:
                 Club.objects.filter(id=pk).update(code=code)  # a club known by name tells its code
                 self._remember_club(pk, code, name, self.club_county[pk])
         if pk is None:
-            created = Club.objects.create(code=code or None, name=name or code)
-            self._remember_club(created.id, code, created.name, None)
+            location = name.endswith("*")  # 'Dover*': a location, as the lists write it
+            created = Club.objects.create(
+                code=code or None, name=name.rstrip("*").strip() or code, is_location=location
+            )
+            self._remember_club(created.id, code, name or code, None)
             pk = created.id
         if county and self.club_county.get(pk) is None:
             self.club_county[pk] = self._county(county)
@@ -72,6 +82,12 @@ class RegistryCache:
         if name.lower() not in self.counties:
             self.counties[name.lower()] = County.objects.get_or_create(name=name)[0].id
         return self.counties[name.lower()]
+
+    def load_memberships_of(self, player_ids: set[int]) -> None:
+        rows = ClubMembership.objects.filter(player_id__in=player_ids).values_list(
+            "id", "player_id", "club_id", "first_season", "last_season"
+        )
+        self.memberships.update({(p, c): [pk, f, s] for pk, p, c, f, s in rows})
 
     def note_births(self, births: dict[int, object]) -> None:
         """A date of birth the records lack is taken from the file (G20 needs it)."""
