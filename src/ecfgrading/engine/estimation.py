@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-from scipy.sparse.linalg import cg, spsolve
+from scipy.sparse.linalg import spsolve
 
 from ecfgrading.engine.inputs import BoolArray, FloatArray, IntArray
 from ecfgrading.engine.rules import RuleSet
@@ -193,19 +193,43 @@ def _linear_solve(
 ) -> FloatArray:
     if rhs.size > DIRECT_LIMIT:
         diagonal = matrix.diagonal()
-        solution, info = cg(
-            matrix,
-            rhs,
-            x0=guess,
-            rtol=rules.estimation_tolerance * 1e-3,
-            atol=0.0,
-            M=sp.diags(1.0 / diagonal),
-            maxiter=20 * int(np.sqrt(rhs.size)) + 500,
-        )
+        start = np.zeros(rhs.size) if guess is None else guess
+        solution = _conjugate_gradients(matrix, rhs, start, 1.0 / diagonal, rules)
         error = np.abs(matrix @ solution - rhs) / diagonal
-        if info == 0 and error.max() <= MAX_EQUATION_ERROR:
-            return np.asarray(solution, dtype=np.float64)
+        if error.max() <= MAX_EQUATION_ERROR:
+            return solution
     return np.atleast_1d(spsolve(matrix.tocsc(), rhs)).astype(np.float64)
+
+
+def _conjugate_gradients(
+    matrix: sp.csr_matrix,
+    rhs: FloatArray,
+    start: FloatArray,
+    inverse_diagonal: FloatArray,
+    rules: RuleSet,
+) -> FloatArray:
+    """Jacobi-preconditioned CG, written out so that no BLAS call is made.
+
+    A BLAS dot product spreads 40,000 numbers over threads; on a busy two-core machine
+    that costs milliseconds a call, where an elementwise product and a sum cost 0.1 ms.
+    """
+    x = start.copy()
+    r = rhs - matrix @ x
+    z = r * inverse_diagonal
+    p = z.copy()
+    rz = float((r * z).sum())
+    stop = (rules.estimation_tolerance * 1e-3) ** 2 * float((rhs * rhs).sum())
+    for _ in range(20 * int(np.sqrt(rhs.size)) + 500):
+        if float((r * r).sum()) <= stop:
+            break
+        q = matrix @ p
+        alpha = rz / float((p * q).sum())
+        x += alpha * p
+        r -= alpha * q
+        z = r * inverse_diagonal
+        rz, previous = float((r * z).sum()), rz
+        p = z + (rz / previous) * p
+    return x
 
 
 def stage_one(
