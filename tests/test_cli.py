@@ -75,3 +75,18 @@ def test_usage_errors_exit_2() -> None:
     assert invoke("grade", "--list", "2013-07")[0] == 2
     assert invoke("results", "import", "/no/such/file.txt")[0] == 2
     assert invoke("no-such-command")[0] == 2
+
+
+def test_reports_print_text_and_json(tmp_path: Path) -> None:
+    good = tmp_path / "open.txt"
+    good.write_bytes(results_file(PLAYERS, GAMES))
+    invoke("results", "import", str(good))
+    invoke("grade", "--list", "2013-07", "--rate", "standard")
+    code, output = invoke("report", "attention", "--list", "2013-07", "--rate", "standard")
+    assert code == 0
+    assert "unanchored (G11): 2" in output  # two new players who only met each other
+    code, output = invoke("report", "received", "--season", "2013", "--json")
+    assert code == 0
+    assert [event["code"] for event in json.loads(output)["events"]] == ["XX12345"]
+    code, output = invoke("report", "jumps", "--list", "2099-07", "--rate", "standard")
+    assert code == 1

@@ -276,6 +276,98 @@ def lists_export(
     click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)
 
 
+# --- reports for the grading team -------------------------------------------------------
+
+
+@main.group()
+def report() -> None:
+    """Reports for the grading team (add --json for machine-readable output)."""
+
+
+_VERSION = click.option("--version", help="Default: the latest published (else draft) version.")
+
+
+def _show(made: Any, as_json: bool) -> None:
+    import json
+
+    click.echo(json.dumps(made.as_dict(), indent=2, default=str) if as_json else made.to_text())
+
+
+@report.command("jumps")
+@_LIST
+@_RATE
+@_VERSION
+@click.option("--threshold", type=int, default=25, show_default=True, help="Grade points.")
+@_AS_JSON
+def report_jumps(
+    list_id: str, rate: str, version: str | None, threshold: int, as_json: bool
+) -> None:
+    """Players whose grade moved by the threshold or more, with the games behind it."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.reports import VersionError, large_jumps
+
+    with _domain_errors(VersionError, ValueError):
+        made = large_jumps(list_id, Rate(rate), threshold=threshold, version=version)
+    _show(made, as_json)
+
+
+@report.command("integrity")
+@_LIST
+@_RATE
+@_VERSION
+@_AS_JSON
+def report_integrity(list_id: str, rate: str, version: str | None, as_json: bool) -> None:
+    """Grade distribution, categories, and whether results agree with the grades."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.reports import VersionError, integrity
+
+    with _domain_errors(VersionError, ValueError):
+        made = integrity(list_id, Rate(rate), version=version)
+    _show(made, as_json)
+
+
+@report.command("attention")
+@_LIST
+@_RATE
+@_VERSION
+@_AS_JSON
+def report_attention(list_id: str, rate: str, version: str | None, as_json: bool) -> None:
+    """Unanchored players (G11), who need assigned grades, and players published at 0."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.reports import VersionError, unanchored_and_zero
+
+    with _domain_errors(VersionError, ValueError):
+        made = unanchored_and_zero(list_id, Rate(rate), version=version)
+    _show(made, as_json)
+
+
+@report.command("overdue")
+@click.option("--today", type=click.DateTime(["%Y-%m-%d"]), help="Default: today.")
+@_AS_JSON
+def report_overdue(today: Any, as_json: bool) -> None:
+    """The chase list: registered events whose results are past their deadline."""
+    _django()
+    from datetime import date
+
+    from ecfgrading.services.reports import events_overdue
+
+    _show(events_overdue(today.date() if today else date.today()), as_json)
+
+
+@report.command("received")
+@click.option("--season", type=int, required=True, help="The season by its ending year.")
+@_AS_JSON
+def report_received(season: int, as_json: bool) -> None:
+    """Events received for grading in a season (1 June to 31 May)."""
+    _django()
+    from ecfgrading.services.reports import events_received
+
+    _show(events_received(season), as_json)
+
+
 # --- the demo federation --------------------------------------------------------------
 
 
