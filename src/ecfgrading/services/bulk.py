@@ -11,10 +11,23 @@ from django.db import connection, models
 def insert_rows(
     model: type[models.Model], columns: tuple[str, ...], rows: Iterable[tuple[Any, ...]]
 ) -> None:
-    """INSERT ``rows`` (tuples in ``columns`` order, database column names) in batches."""
+    """INSERT ``rows`` (tuples in ``columns`` order, database column names) in batches.
+
+    On PostgreSQL the rows are streamed with COPY, many times faster than INSERTs.
+    """
     quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
+    table = connection.ops.quote_name(model._meta.db_table)
+    if connection.vendor == "postgresql":
+        _copy(f"COPY {table} ({quoted}) FROM STDIN", rows)
+        return
     placeholders = ", ".join(["%s"] * len(columns))
-    _run_batches(f"INSERT INTO {model._meta.db_table} ({quoted}) VALUES ({placeholders})", rows)
+    _run_batches(f"INSERT INTO {table} ({quoted}) VALUES ({placeholders})", rows)
+
+
+def _copy(sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        for row in rows:
+            copy.write_row(row)
 
 
 def update_rows(
