@@ -95,3 +95,26 @@ def test_the_summary_reads_as_a_report(built: DemoSummary) -> None:
     assert "total" in text
     assert built.imports.graded > 0
     assert built.players > 0
+
+
+def test_every_published_grade_is_explained_by_its_stored_breakdown(built: DemoSummary) -> None:
+    """Section 10: the breakdown of each published entry adds up to its grade."""
+    from ecfgrading.registry.models import ListEntry
+    from ecfgrading.services.breakdown import explain_entry
+
+    computed = ListEntry.objects.filter(
+        published=True, version__status=ListVersion.Status.PUBLISHED, calculated__isnull=False
+    ).exclude(start_source="")  # lists loaded from a file have no games to show
+    checked = 0
+    for entry in computed.select_related("version__grading_list", "player"):
+        explanation, names = explain_entry(entry)
+        counted = explanation.entry.games_counted
+        assert explanation.points_total / counted == pytest.approx(entry.calculated, abs=1e-6)
+        assert (
+            sum(f.games for f in explanation.forward)
+            + (len([g for g in explanation.games if g.in_h0 or not explanation.x_grade]))
+            == counted
+        )
+        assert entry.player_id in names
+        checked += 1
+    assert checked > 500
