@@ -276,6 +276,54 @@ def lists_export(
     click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)
 
 
+# --- events ---------------------------------------------------------------------------
+
+
+@main.group()
+def events() -> None:
+    """Registered events."""
+
+
+_DAY = click.DateTime(["%Y-%m-%d"])
+
+
+@events.command("register")
+@click.argument("code")
+@click.option("--name", required=True)
+@click.option(
+    "--kind",
+    type=click.Choice(["congress", "league", "club", "county-match", "junior", "other"]),
+    default="other",
+    show_default=True,
+)
+@_RATE
+@click.option("--start", type=_DAY, required=True, help="First day, YYYY-MM-DD.")
+@click.option("--end", type=_DAY, required=True, help="Last day, YYYY-MM-DD.")
+@click.option("--deadline", type=_DAY, help="Results due by, YYYY-MM-DD.")
+@click.option("--officer", default="", help="The grading officer's name.")
+def events_register(
+    code: str, name: str, kind: str, rate: str, start: Any, end: Any, deadline: Any, officer: str
+) -> None:
+    """Register an event so that its results can be expected and chased."""
+    _django()
+    from ecfgrading.engine.types import Rate
+    from ecfgrading.services.events import EventError, register_event
+
+    with _domain_errors(EventError):
+        event = register_event(
+            code,
+            name=name,
+            kind=kind,
+            rate=Rate(rate),
+            start=start.date(),
+            end=end.date(),
+            deadline=deadline.date() if deadline else None,
+            officer=officer,
+            actor="cli",
+        )
+    click.echo(f"registered {event.code} {event.name}")
+
+
 # --- reports for the grading team -------------------------------------------------------
 
 

@@ -118,3 +118,17 @@ def test_every_published_grade_is_explained_by_its_stored_breakdown(built: DemoS
         assert entry.player_id in names
         checked += 1
     assert checked > 500
+
+
+def test_the_demo_registers_its_events_and_three_never_report(built: DemoSummary) -> None:
+    from datetime import date
+
+    from ecfgrading.registry.models import Event
+    from ecfgrading.services.reports import events_overdue
+
+    chase = events_overdue(date(2012, 7, 1))
+    # Deadlines 28 days after the last day: 11, 17 and 18 June 2012.
+    assert [e.code for e in chase.events] == ["LG129902", "CG129901", "CC129903"]
+    assert [e.code for e in events_overdue(date(2012, 6, 17)).events] == ["LG129902"]
+    kinds = set(Event.objects.values_list("kind", flat=True))
+    assert {"league", "club", "congress", "junior"} <= kinds

@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Q
 
 from ecfgrading.demo.generator import DemoFile, Federation, generate
+from ecfgrading.demo.registration import register_events
 from ecfgrading.demo.schedule import ListRun, Step, steps
 from ecfgrading.demo.startlist import FILENAME, LIST_ID
 from ecfgrading.demo.summary import DemoSummary, ImportCounts, PublishedList, Stopwatch
@@ -50,6 +51,8 @@ def build_demo(
     history = _History(federation, progress)
     with watch.step(f"load list {LIST_ID}"):
         history.load_list()
+    with watch.step("register events"):
+        register_events(federation)
     for step in steps():
         history.play(step, watch)
     return history.summary(home, folder, watch)
