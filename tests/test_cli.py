@@ -90,3 +90,20 @@ def test_reports_print_text_and_json(tmp_path: Path) -> None:
     assert [event["code"] for event in json.loads(output)["events"]] == ["XX12345"]
     code, output = invoke("report", "jumps", "--list", "2099-07", "--rate", "standard")
     assert code == 1
+
+
+def test_a_grade_from_a_loaded_list_says_its_games_are_not_on_record(tmp_path: Path) -> None:
+    csv = tmp_path / "list.csv"
+    csv.write_text(
+        "Ref,Name,Sex,JrAge,Cat,Grade,Grade1,Games,RCat,RGrade,RGrade1,RGames,"
+        "ClubNam1,ClubNam2,ClubNam3,ClubNam4,ClubNam5,ClubNam6,FIDECode,Nation\n"
+        '261619B,"Bloggs, Joe",M,,A,150,148,30,,,,,Walsall,,,,,,,ENG\n'
+    )
+    assert invoke("lists", "import", str(csv), "--list", "2009-07")[0] == 0
+    code, output = invoke("player", "261619B")
+    assert code == 0
+    assert "Grade 150, category A, games 30, as published in a list loaded from a file" in output
+    code, output = invoke(
+        "assign", "261619B", "--rate", "standard", "--from", "2010-07", "--grade", "nan"
+    )
+    assert (code, "expected a grade from 0 to 400, got nan" in output) == (1, True)

@@ -406,14 +406,18 @@ def report_overdue(today: Any, as_json: bool) -> None:
 
 
 @report.command("received")
-@click.option("--season", type=int, required=True, help="The season by its ending year.")
+@click.option(
+    "--season", type=click.IntRange(1900, 2999), required=True, help="The season's ending year."
+)
 @_AS_JSON
 def report_received(season: int, as_json: bool) -> None:
     """Events received for grading in a season (1 June to 31 May)."""
     _django()
     from ecfgrading.services.reports import events_received
 
-    _show(events_received(season), as_json)
+    with _domain_errors(ValueError):
+        made = events_received(season)
+    _show(made, as_json)
 
 
 # --- the demo federation --------------------------------------------------------------

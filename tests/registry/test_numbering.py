@@ -8,6 +8,7 @@ from django.db import connection
 from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.registry.models import Player, PlayerAlias
 from ecfgrading.registry.numbering import (
+    CodesExhausted,
     issue_code,
     issue_codes,
     note_codes_on_record,
@@ -42,8 +43,25 @@ def test_a_code_is_never_reused_after_its_player_is_deleted(make_player) -> None
 
 def test_new_codes_follow_the_highest_code_loaded_from_a_list() -> None:
     Player.objects.create(code=233310, surname="Loaded", forenames="From A List")
+    note_codes_on_record(233310)  # what the list import does
 
     assert str(issue_code()) == str(GradingCode(233311))
+
+
+def test_a_code_quoted_in_a_file_does_not_move_the_sequence_but_is_skipped() -> None:
+    # A file's well-formed 999998L must not use up every code above it.
+    Player.objects.create(code=999998, surname="Typo")
+    Player.objects.create(code=2, surname="Old record")
+
+    assert [code.number for code in issue_codes(3)] == [1, 3, 4]
+
+
+def test_running_out_of_codes_is_a_clear_error() -> None:
+    note_codes_on_record(999_998)
+
+    assert issue_code().number == 999_999
+    with pytest.raises(CodesExhausted, match="the grading codes are used up"):
+        issue_code()
 
 
 def test_a_noted_code_is_never_issued_even_when_its_player_is_gone() -> None:
@@ -55,6 +73,7 @@ def test_a_noted_code_is_never_issued_even_when_its_player_is_gone() -> None:
 
 
 def test_an_alias_keeps_its_code_out_of_circulation(make_player) -> None:
+    note_codes_on_record(499_999)
     PlayerAlias.objects.create(code=500000, player=make_player())
 
     assert issue_code().number == 500001

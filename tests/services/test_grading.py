@@ -31,13 +31,30 @@ def test_g26_versions_are_named_in_order_and_published_ones_are_immutable() -> N
     publish_version("2013-07", STANDARD, "initial")
     with pytest.raises(VersionError, match="already published"):
         publish_version("2013-07", STANDARD, "initial")
+    with pytest.raises(VersionError, match="immutable"):
+        compute_version("2013-07", STANDARD, "initial")
     assert compute_version("2013-07", STANDARD).version == "august"
     publish_version("2013-07", STANDARD, "august")
     assert compute_version("2013-07", STANDARD).version == "rev1"
-    with pytest.raises(VersionError, match="immutable"):
-        compute_version("2013-07", STANDARD, "august")
+    with pytest.raises(VersionError, match="draft rev1 .* is in progress"):
+        compute_version("2013-07", STANDARD, "rev2")
     with pytest.raises(VersionError, match="only July lists"):
         compute_version("2013-01", Rate.RAPID, "august")
+
+
+def test_g26_a_version_name_must_be_one_that_can_come_next() -> None:
+    import_results(results_file(PLAYERS, GAMES), filename="a.txt")
+    with pytest.raises(VersionError, match="expected a version name initial, august or revN"):
+        compute_version("2013-07", STANDARD, "bogus name!")
+    compute_version("2013-07", STANDARD, "rev7")
+    publish_version("2013-07", STANDARD, "rev7")
+    with pytest.raises(VersionError, match="expected a version after rev7"):
+        compute_version("2013-07", STANDARD, "initial")  # it could never be current
+
+
+def test_grading_a_list_with_no_games_gives_an_empty_version() -> None:
+    run = compute_version("2013-07", STANDARD)
+    assert (run.games, run.players, run.published) == (0, 0, 0)
 
 
 def test_recomputing_a_draft_replaces_its_rows() -> None:

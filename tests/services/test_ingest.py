@@ -58,7 +58,7 @@ def test_a_good_file_is_accepted_with_its_games_players_and_clubs() -> None:
     assert all(g.graded and g.rate == "standard" for g in games)  # 36/90 + 15: G2 standard
     smith = Player.objects.get(surname="Smith")
     assert smith.date_of_birth == date(2001, 3, 2)
-    assert smith.code > 261619  # issued above every code on record (G28)
+    assert smith.code == 1  # the first code the system issues (G28); 261619 is Bloggs's
     assert outcome.feedback.graded == {"standard": 2}
     assert [p.name for p in outcome.feedback.new_players] == ["Smith, Jane"]
     assert Event.objects.get(code="XX12345").status == Event.Status.RECEIVED
@@ -201,7 +201,7 @@ def test_resolving_a_case_as_a_new_player_issues_a_code() -> None:
     import_results(results_file([BLOGGS, entry], TWO_GAMES), filename="x.txt")
     (case,) = open_cases()
     new = resolve(case.id, create=True)
-    assert new.code > 261619
+    assert new.code == 1  # the next code in sequence; the file quoted none (G28)
     assert (new.surname, new.forenames) == ("Smith", "John")
 
 
@@ -289,3 +289,39 @@ def test_a_file_may_name_a_location_with_or_without_its_star() -> None:
     assert list(
         Club.objects.filter(name__startswith="Dover").values_list("name", "is_location")
     ) == [("Dover", True)]
+
+
+def test_a_code_quoted_in_a_file_does_not_use_up_the_codes_above_it() -> None:
+    typo = "#PIN=1#BCF CODE=999998L#NAME=Typo, Tom#CLUB NAME=Walsall"
+    assert import_results(results_file([typo, SMITH], TWO_GAMES), filename="a").accepted
+    newcomer = "#PIN=2#NAME=Newman, Ned#CLUB NAME=Anytown"
+    outcome = import_results(results_file([BLOGGS, newcomer], TWO_GAMES, code="B"), filename="b")
+    assert outcome.accepted
+    assert Player.objects.get(surname="Newman").code < 999998
+
+
+def test_a_value_the_database_refuses_rejects_the_file_and_the_batch_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.db import DataError
+
+    import ecfgrading.services.ingest_write as writer
+
+    def refuse(*args: object) -> None:
+        raise DataError("value too long for type character varying(200)")
+
+    monkeypatch.setattr(writer, "insert_rows", refuse)
+    first = results_file([BLOGGS, SMITH], TWO_GAMES)
+    outcomes = import_files([("a.txt", first), ("b.txt", first)])
+    assert [o.accepted for o in outcomes] == [False, False]  # both tried, both kept
+    feedback = outcomes[0].feedback
+    assert [p.code for p in feedback.errors] == ["import-conflict"]
+    assert feedback.new_players == []  # rolled back: no code was given to anyone
+    assert not Player.objects.exists()
+    assert Submission.objects.filter(status="rejected").count() == 2
+
+
+def test_a_fide_number_that_is_not_one_is_ignored() -> None:
+    odd = SMITH + "#FIDE NO=²"
+    assert import_results(results_file([BLOGGS, odd], TWO_GAMES), filename="a").accepted
+    assert Player.objects.get(surname="Smith").fide_id is None

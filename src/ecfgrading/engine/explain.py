@@ -143,13 +143,29 @@ def _day(value: np.datetime64) -> date | None:
     return result
 
 
+def _start_line(expl: Explanation) -> str:
+    e = expl.entry
+    flag = "  [unanchored: no link to a graded player]" if expl.unanchored else ""
+    return f"Starting grade {e.start_grade:.2f} ({e.start_source}){flag}"
+
+
 def format_explanation(expl: Explanation, names: dict[int, str] | None = None) -> str:
     """A plain-text breakdown, as the CLI and e-mails show it."""
     e, names = expl.entry, names or {}
+    title = f"{names.get(e.player_id, e.player_id)}  {expl.rate} list {expl.list_id}"
+    if e.start_grade != e.start_grade:  # NaN: a list loaded from a file, not computed here
+        category = e.category.value or "none"
+        return (
+            f"{title}\nGrade {e.grade}, category {category}, games {e.games_counted}, as "
+            "published in a list loaded from a file: the games behind it are not on record"
+        )
+    return "\n".join([title, *_body_lines(expl, names)])
+
+
+def _body_lines(expl: Explanation, names: dict[int, str]) -> list[str]:
+    e = expl.entry
     out = [
-        f"{names.get(e.player_id, e.player_id)}  {expl.rate} list {expl.list_id}",
-        f"Starting grade {e.start_grade:.2f} ({e.start_source})"
-        + ("  [unanchored: no link to a graded player]" if expl.unanchored else ""),
+        _start_line(expl),
         *(
             [f"  stage 1 estimate (G8) {expl.first_estimate:.2f}, fixed point (G9) follows"]
             if expl.first_estimate is not None
@@ -175,4 +191,4 @@ def format_explanation(expl: Explanation, names: dict[int, str] | None = None) -
     )
     category = e.category.value or "none (not published)"
     out.append(f"Category {category}; games {e.games_latest} / {e.games_counted}")
-    return "\n".join(out)
+    return out

@@ -8,9 +8,8 @@ never issued again.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Max
 
-from ecfgrading.engine.codes import GradingCode, next_code
+from ecfgrading.engine.codes import GradingCode
 from ecfgrading.registry.models import Player, PlayerAlias, Sequence
 
 
@@ -20,18 +19,47 @@ def issue_code() -> GradingCode:
 
 
 def issue_codes(count: int) -> list[GradingCode]:
-    """``count`` consecutive new codes, for importing many new players at once."""
+    """``count`` new codes in sequence, skipping any number already held (G28).
+
+    The high-water mark follows what the system issued and what a list import
+    loaded, never a code quoted in a results file: one mistyped 999998L would
+    otherwise use up every code above it.
+    """
     with transaction.atomic():
         counter = _locked(Sequence.GRADING_CODES)
-        # Codes loaded from a published list were issued before this system existed.
-        last = max(counter.last_value, _highest_code_on_record())
-        codes = []
-        for _ in range(count):
-            code = next_code(last)
-            codes.append(code)
-            last = code.number
+        last = counter.last_value
+        codes: list[GradingCode] = []
+        while len(codes) < count:
+            held = _held_between(last, last + count - len(codes) + 1000)
+            while len(codes) < count and last < _LAST_CODE:
+                last += 1
+                if last not in held:
+                    codes.append(GradingCode(last))
+                elif last >= max(held):
+                    break
+            if last >= _LAST_CODE and len(codes) < count:
+                raise CodesExhausted(
+                    f"the grading codes are used up (the last is {_LAST_CODE}); "
+                    "the federation must extend the code format"
+                )
         _store(counter, last)
     return codes
+
+
+class CodesExhausted(Exception):
+    """No six-digit grading code is left to issue."""
+
+
+_LAST_CODE = 999_999
+
+
+def _held_between(low: int, high: int) -> set[int]:
+    """Numbers in (low, high] held by a player or an alias."""
+    players = Player.objects.filter(code__gt=low, code__lte=high).values_list("code", flat=True)
+    aliases = PlayerAlias.objects.filter(code__gt=low, code__lte=high).values_list(
+        "code", flat=True
+    )
+    return set(players) | set(aliases)
 
 
 def note_codes_on_record(highest: int) -> None:
@@ -80,9 +108,3 @@ def _locked(name: str) -> Sequence:
 def _store(counter: Sequence, value: int) -> None:
     counter.last_value = value
     counter.save(update_fields=["last_value"])
-
-
-def _highest_code_on_record() -> int:
-    players = Player.objects.aggregate(high=Max("code"))["high"] or 0
-    aliases = PlayerAlias.objects.aggregate(high=Max("code"))["high"] or 0
-    return max(players, aliases)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.db import transaction
@@ -9,6 +10,8 @@ from django.db import transaction
 from ecfgrading.engine import ListId, Rate, fide_to_ecf
 from ecfgrading.registry.models import AuditLog, StartingGradeAssignment
 from ecfgrading.registry.numbering import resolve_code
+
+MAX_GRADE = 400  # ECF 400 is FIDE 3850: above anything real
 
 
 class AssignmentError(Exception):
@@ -34,6 +37,8 @@ def assign_starting_grade(
     if fide is not None:
         grade, reason = fide_to_ecf(fide), reason or f"FIDE {fide}"  # G30
     assert grade is not None
+    if not math.isfinite(grade) or not 0 <= grade <= MAX_GRADE:
+        raise AssignmentError(f"expected a grade from 0 to {MAX_GRADE}, got {grade:g}")
     with transaction.atomic():
         assignment = StartingGradeAssignment.objects.create(
             player=player,

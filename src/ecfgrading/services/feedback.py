@@ -57,6 +57,11 @@ class Feedback:
     pending: list[WaitingPlayer] = field(default_factory=list)
     superseded_games: int = 0
 
+    def forget_writes(self) -> None:
+        """A write that was rolled back: nothing of it may be reported as done."""
+        self.graded, self.not_graded, self.waiting, self.linked = {}, {}, 0, 0
+        self.new_players, self.pending, self.superseded_games = [], [], 0
+
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "error"]

@@ -111,6 +111,9 @@ def publish_version(
         target = ListVersion.objects.select_for_update().get(pk=target.pk)
         if target.is_published:
             raise VersionError(f"{rate} list {list_id} {version} is already published")
+        later = target.grading_list.versions.filter(status=ListVersion.Status.PUBLISHED)
+        if any(versions.rank(v.name) > versions.rank(version) for v in later):
+            raise VersionError(f"a later version of {rate} list {list_id} is already published")
         target.status = ListVersion.Status.PUBLISHED
         target.published_at = timezone.now()
         target.save(update_fields=["status", "published_at"])
@@ -124,6 +127,7 @@ def _draft(lid: ListId, rate: Rate, name: str | None, rules: RuleSet) -> ListVer
     name = name or versions.next_name(grading_list)
     if name == "august" and lid.month != 7:
         raise VersionError(f"only July lists have an august version, not {lid}")
+    versions.check_new(grading_list, name)
     target, _ = ListVersion.objects.select_for_update().get_or_create(
         grading_list=grading_list, name=name, defaults={"rules_name": rules.name}
     )

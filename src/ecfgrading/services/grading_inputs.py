@@ -99,9 +99,12 @@ def _games(list_id: ListId, rate: Rate) -> tuple[IntArray, GameTable]:
         .iterator(chunk_size=50_000)
     )
     count = len(rows)
-    game_ids = np.fromiter((r[0] for r in rows), np.int64, count)
     p1 = _survivors(np.fromiter((r[1] for r in rows), np.int64, count))
     p2 = _survivors(np.fromiter((r[2] for r in rows), np.int64, count))
+    # Two records of one person who met each other: merged, that game is no game.
+    kept = [row for row, a, b in zip(rows, p1, p2, strict=True) if a != b]
+    rows, p1, p2, count = kept, p1[p1 != p2], p2[p1 != p2], len(kept)
+    game_ids = np.fromiter((r[0] for r in rows), np.int64, count)
     ids, inverse = np.unique(np.concatenate([p1, p2]), return_inverse=True)
     table = GameTable.of(
         ids=game_ids,
@@ -121,8 +124,9 @@ def _survivors(player_ids: IntArray) -> IntArray:
         return player_ids
     final = {}
     for pid in merged:
-        target = merged[pid]
-        while target in merged:
+        target, seen = merged[pid], {pid}
+        while target in merged and target not in seen:  # a cycle of merges ends the walk
+            seen.add(target)
             target = merged[target]
         final[pid] = target
     return np.array([final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
@@ -131,13 +135,17 @@ def _survivors(player_ids: IntArray) -> IntArray:
 def _aligned(ids: IntArray, keys: IntArray, values: np.ndarray, fill: Any) -> np.ndarray:  # type: ignore[type-arg]
     """Values of ``keys`` placed at the positions of ``ids`` (fill where absent)."""
     out = np.full(ids.shape[0], fill, dtype=values.dtype if values.size else np.float64)
-    if keys.size == 0:
-        return out
-    position = np.searchsorted(ids, keys)
-    position = np.clip(position, 0, max(ids.shape[0] - 1, 0))
-    found = (ids.shape[0] > 0) & (ids[position] == keys)
+    found, position = _found(ids, keys)
     out[position[found]] = values[found]
     return out
+
+
+def _found(ids: IntArray, keys: IntArray) -> tuple[np.ndarray, IntArray]:  # type: ignore[type-arg]
+    """Which ``keys`` are among the sorted ``ids``, and where."""
+    if ids.size == 0 or keys.size == 0:
+        return np.zeros(keys.shape[0], dtype=bool), np.zeros(keys.shape[0], dtype=np.int64)
+    position = np.clip(np.searchsorted(ids, keys), 0, ids.shape[0] - 1)
+    return ids[position] == keys, position
 
 
 def _grades(version: ListVersion | None, ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
@@ -174,10 +182,8 @@ def _births(ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
     keys = np.array(sorted(known), dtype=np.int64)
     days = np.array([known[k] for k in keys], dtype="datetime64[D]")
     out = np.full(ids.shape[0], np.datetime64("NaT"), dtype="datetime64[D]")
-    if keys.size:
-        position = np.clip(np.searchsorted(ids, keys), 0, max(ids.shape[0] - 1, 0))
-        found = (ids.shape[0] > 0) & (ids[position] == keys)
-        out[position[found]] = days[found]
+    found, position = _found(ids, keys)
+    out[position[found]] = days[found]
     return out
 
 
@@ -220,8 +226,7 @@ def _stored_games(sources: Sources, ids: IntArray, size: int) -> StoredGames:
     if not rows:
         return StoredGames.empty()
     player = np.array([r[1] for r in rows], dtype=np.int64)
-    position = np.clip(np.searchsorted(ids, player), 0, max(size - 1, 0))
-    keep = (size > 0) & (ids[position] == player)
+    keep, position = _found(ids, player)
     column = lambda i, dtype: np.array([r[i] for r in rows], dtype=dtype)[keep]  # noqa: E731
     return StoredGames.of(
         game_ids=column(0, np.int64),

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Max
 
 from ecfgrading.formats import read_results_bytes
@@ -19,6 +19,7 @@ from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_checks import code_of_another_player, stale_submission_index
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
 from ecfgrading.registry.models import Submission
+from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.feedback import Feedback
 from ecfgrading.services.identify import (
     Decision,
@@ -31,6 +32,10 @@ from ecfgrading.services.identify import (
 from ecfgrading.services.ingest_write import Plan, write_plan
 from ecfgrading.services.records import load_record_index
 from ecfgrading.services.registry_cache import RegistryCache
+
+# What the database or the code sequence may refuse in a file that passed every check:
+# the file is then rejected (and kept) like any other, and the batch goes on.
+REFUSALS = (DatabaseError, ValueError, OverflowError, CodesExhausted)
 
 Progress = Callable[[int, int, str], None]  # files done, files in all, current filename
 
@@ -73,7 +78,8 @@ class ResultsImporter:
             try:
                 self._write(plan, submission)
                 return ImportResult(submission.id, True, plan.feedback)
-            except IntegrityError as error:  # e.g. a concurrent import of the same event
+            except REFUSALS as error:  # a concurrent import, a value the database refuses
+                plan.feedback.forget_writes()
                 plan.feedback.problems.append(_conflict(plan.results, error))
         reject(submission, plan.feedback)
         return ImportResult(submission.id, False, plan.feedback)
@@ -191,7 +197,7 @@ def _code_not_on_record(entry: PlayerEntry) -> Problem:
     return Problem.make("code-not-on-record", entry.line, "ECF CODE", expected, entry.code_text)
 
 
-def _conflict(results: ResultsFile, error: IntegrityError) -> Problem:
+def _conflict(results: ResultsFile, error: Exception) -> Problem:
     line = results.event.field_lines.get("EVENT CODE", results.event.line)
     expected = "a file consistent with the records (try again if two imports raced)"
     return Problem.make("import-conflict", line, "EVENT CODE", expected, str(error)[:200])

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import TimeControl, rate_of_play
 from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.results_model import (
@@ -27,7 +26,7 @@ from ecfgrading.registry.models import (
     PlayRate,
     Submission,
 )
-from ecfgrading.registry.numbering import issue_codes, note_codes_on_record, reserve_game_sequence
+from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
 from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.feedback import Candidate, Feedback, NewPlayer, WaitingPlayer
 from ecfgrading.services.identify import Decision, DecisionKind, PlayerRecord
@@ -175,9 +174,6 @@ def place_players(
     entries = plan.results.players_by_pin()
     players: dict[int, int] = {}
     new: list[tuple[PlayerEntry, Player, bool]] = []
-    given = [code.number for code in _given_codes(plan)]
-    if given:
-        note_codes_on_record(max(given))  # issued codes continue above codes in files
     fresh = [pin for pin, d in plan.decisions.items() if d.kind is DecisionKind.CREATE_NEW]
     codes = iter(issue_codes(len(fresh))) if fresh else iter(())
     for pin, decision in plan.decisions.items():
@@ -201,15 +197,6 @@ def place_players(
     return players, records
 
 
-def _given_codes(plan: Plan) -> list[GradingCode]:
-    """Well-formed codes from the file that are not yet on record."""
-    return [
-        d.code
-        for d in plan.decisions.values()
-        if d.kind is DecisionKind.CREATE_WITH_CODE and d.code is not None
-    ]
-
-
 def _saved_ids(new: list[tuple[PlayerEntry, Player, bool]]) -> None:
     """bulk_create sets ids on PostgreSQL and SQLite; fetch them where a backend does not."""
     missing = [player for _, player, _ in new if player.id is None]
@@ -229,7 +216,7 @@ def _new_player(entry: PlayerEntry, code: int) -> Player:
         forenames=forenames,
         sex=entry.gender.upper() if entry.gender.upper() in ("M", "F") else "",
         date_of_birth=entry.date_of_birth,
-        fide_id=int(entry.fide_no) if entry.fide_no.isdigit() else None,
+        fide_id=fide_id(entry.fide_no),
         membership_no=entry.membership_no[:20],
     )
 
@@ -238,9 +225,16 @@ def split_name(entry: PlayerEntry) -> tuple[str, str]:
     """'Surname, Forenames' or the older SURNAME / FORENAME / INITIALS fields."""
     if entry.name:
         surname, _, forenames = entry.name.partition(",")
-        return surname.strip(), forenames.strip()
-    given = " ".join(part for part in (entry.forename, entry.initials) if part)
-    return entry.surname.strip(), given.strip()
+    else:
+        surname = entry.surname
+        forenames = " ".join(part for part in (entry.forename, entry.initials) if part)
+    return surname.strip()[:100], forenames.strip()[:100]
+
+
+def fide_id(text: str) -> int | None:
+    """A FIDE number as the registry keeps it; anything else is not one."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
 
 
 def queue_pending(

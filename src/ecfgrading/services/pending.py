@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.registry.models import AuditLog, Game, PendingIdentification, Player
-from ecfgrading.registry.numbering import issue_code, note_codes_on_record, resolve_code
+from ecfgrading.registry.numbering import issue_code, resolve_code
+from ecfgrading.services.ingest_write import fide_id
 from ecfgrading.services.registry_cache import RegistryCache
 
 
@@ -83,7 +84,7 @@ def _new_player(case: PendingIdentification) -> Player:
         forenames=case.forenames,
         sex=case.sex if case.sex in ("M", "F") else "",
         date_of_birth=case.date_of_birth,
-        fide_id=int(case.fide_no) if case.fide_no.isdigit() else None,
+        fide_id=fide_id(case.fide_no),
         membership_no=case.membership_no,
     )
 
@@ -94,8 +95,7 @@ def _code_for(case: PendingIdentification) -> int:
     except InvalidCode:
         given = None
     if given is not None and resolve_code(given) is None:
-        note_codes_on_record(given.number)
-        return given.number
+        return given.number  # held now, so the sequence will skip it
     return issue_code().number
 
 

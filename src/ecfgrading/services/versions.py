@@ -9,6 +9,7 @@ from ecfgrading.engine.types import Rate
 from ecfgrading.registry.models import GradingList, ListVersion
 
 _REV = re.compile(r"^rev(\d+)$")
+_NAME = re.compile(r"^(initial|august|rev[1-9][0-9]*)$")
 
 
 class VersionError(Exception):
@@ -61,3 +62,31 @@ def next_name(grading_list: GradingList) -> str:
         return "august"
     revisions = [int(m.group(1)) for name in taken if (m := _REV.match(name))]
     return f"rev{max(revisions, default=0) + 1}"
+
+
+def rank(name: str) -> int:
+    """Versions follow each other: initial, august, rev1, rev2... (G26)."""
+    if name == "initial":
+        return 0
+    if name == "august":
+        return 1
+    match = _REV.match(name)
+    return 1 + int(match.group(1)) if match else -1
+
+
+def check_new(grading_list: GradingList, name: str) -> None:
+    """A draft may only be a version that could still come next (G26)."""
+    if not _NAME.match(name):
+        raise VersionError(f"expected a version name initial, august or revN, got {name!r}")
+    versions = list(grading_list.versions.all())
+    draft = next((v for v in versions if v.status == ListVersion.Status.DRAFT), None)
+    if draft is not None and draft.name != name:
+        raise VersionError(
+            f"draft {draft.name} of {grading_list} is in progress: publish it or compute it again"
+        )
+    later = [v.name for v in versions if v.is_published and rank(v.name) >= rank(name)]
+    if later:
+        raise VersionError(
+            f"expected a version after {', '.join(later)} of {grading_list}, got {name!r}: "
+            f"published versions are immutable (next: {next_name(grading_list)})"
+        )
