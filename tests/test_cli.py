@@ -99,7 +99,7 @@ def test_a_grade_from_a_loaded_list_says_its_games_are_not_on_record(tmp_path: P
         "ClubNam1,ClubNam2,ClubNam3,ClubNam4,ClubNam5,ClubNam6,FIDECode,Nation\n"
         '261619B,"Bloggs, Joe",M,,A,150,148,30,,,,,Walsall,,,,,,,ENG\n'
     )
-    assert invoke("lists", "import", str(csv), "--list", "2009-07")[0] == 0
+    assert invoke("lists", "import", str(csv), "--list", "2009-07", "--rate", "standard")[0] == 0
     code, output = invoke("player", "261619B")
     assert code == 0
     assert "Grade 150, category A, games 30, as published in a list loaded from a file" in output

@@ -36,7 +36,7 @@ def test_g26_versions_are_named_in_order_and_published_ones_are_immutable() -> N
     assert compute_version("2013-07", STANDARD).version == "august"
     publish_version("2013-07", STANDARD, "august")
     assert compute_version("2013-07", STANDARD).version == "rev1"
-    with pytest.raises(VersionError, match="draft rev1 .* is in progress"):
+    with pytest.raises(VersionError, match=r"draft rev1 .* is in progress"):
         compute_version("2013-07", STANDARD, "rev2")
     with pytest.raises(VersionError, match="only July lists"):
         compute_version("2013-01", Rate.RAPID, "august")
