@@ -11,8 +11,8 @@ from typing import TextIO
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.types import Category
-from ecfgrading.formats.encoding import decode, drop_bom
-from ecfgrading.formats.problems import ProblemLog, Report, StopReading
+from ecfgrading.formats.encoding import drop_bom
+from ecfgrading.formats.problems import ProblemLog, Report, StopReading, decoded
 from ecfgrading.formats.values import BadValue, grading_code, whole
 
 CLUB_COLUMNS = 6
@@ -75,11 +75,7 @@ def read_grade_list(handle: TextIO, *, strict: bool = False) -> ListReading:
 
 def read_grade_list_bytes(data: bytes, *, strict: bool = False) -> ListReading:
     """Read bytes: UTF-8, else Windows-1252."""
-    text, lossy = decode(data)
-    log = ProblemLog(strict)
-    if lossy:
-        log.add("bad-encoding", 1, "", "UTF-8 or Windows-1252 text", "undecodable bytes")
-    return _read(text, log)
+    return _read(*decoded(data, strict))
 
 
 def parse_grade_list(text: str, *, strict: bool = False) -> ListReading:

@@ -171,3 +171,14 @@ class ProblemLog:
 
     def report(self) -> Report:
         return Report(tuple(sorted(self.problems, key=lambda p: p.line)))
+
+
+def decoded(data: bytes, strict: bool) -> tuple[str, ProblemLog]:
+    """Bytes as text, and a problem log that already notes undecodable bytes."""
+    from ecfgrading.formats.encoding import decode
+
+    text, lossy = decode(data)
+    log = ProblemLog(strict)
+    if lossy:
+        log.add("bad-encoding", 1, "", "UTF-8 or Windows-1252 text", "undecodable bytes")
+    return text, log

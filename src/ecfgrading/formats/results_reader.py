@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ecfgrading.formats.encoding import decode, drop_bom
+from ecfgrading.formats.encoding import drop_bom
 from ecfgrading.formats.lexer import expand_tables, lex
-from ecfgrading.formats.problems import ProblemLog, Report, StopReading
+from ecfgrading.formats.problems import ProblemLog, Report, StopReading, decoded
 from ecfgrading.formats.results_checks import PartContext
 from ecfgrading.formats.results_event import build_event
 from ecfgrading.formats.results_fields import ALL_FIELDS
@@ -24,11 +24,7 @@ def read_results(handle: TextIO, *, strict: bool = False) -> Reading:
 
 def read_results_bytes(data: bytes, *, strict: bool = False) -> Reading:
     """Read bytes: UTF-8, else Windows-1252; a byte-order mark is dropped."""
-    text, lossy = decode(data)
-    log = ProblemLog(strict)
-    if lossy:
-        log.add("bad-encoding", 1, "", "UTF-8 or Windows-1252 text", "undecodable bytes")
-    return _read(text, log)
+    return _read(*decoded(data, strict))
 
 
 def parse_results(text: str, *, strict: bool = False) -> Reading:
