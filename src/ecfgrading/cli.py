@@ -480,6 +480,19 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
         yield update
 
 
+@main.command()
+@click.argument("absorbed")
+@click.option("--into", required=True, help="The grading code of the record that stays.")
+def merge(absorbed: str, into: str) -> None:
+    """Merge two records of one person: the first becomes part of --into."""
+    _django()
+    from ecfgrading.services.merge import MergeError, merge_players
+
+    with _domain_errors(MergeError):
+        kept = merge_players(absorbed, into, actor="cli")
+    click.echo(f"{absorbed} is now part of {kept.ref} {kept.name}; grade again to see it")
+
+
 # --- identification -------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import resolve_code
 from ecfgrading.services import versions
+from ecfgrading.services.grading_inputs import Survivors
 
 
 class BreakdownError(Exception):
@@ -118,22 +119,32 @@ def _game_lines(entry: ListEntry) -> list[GameLine]:
         .order_by("date", "sequence")
         .values_list("game_id", "points")
     )
+    survivor = Survivors().final  # a merged record's games are his survivor's
     games = {g.id: g for g in Game.objects.filter(id__in=[r[0] for r in rows])}
-    opponents = {
-        g.player2_id if g.player1_id == entry.player_id else g.player1_id for g in games.values()
+    sides = {
+        gid: (survivor.get(g.player1_id, g.player1_id), survivor.get(g.player2_id, g.player2_id))
+        for gid, g in games.items()
     }
+    opponents = {b if a == entry.player_id else a for a, b in sides.values()}
     starts = dict(
         ListEntry.objects.filter(version=entry.version, player_id__in=opponents).values_list(
             "player_id", "start_grade"
         )
     )
     h0 = entry.version.grading_list.list.h0()
-    return [_line(entry, games[gid], points, starts, h0) for gid, points in rows]
+    return [_line(entry, games[gid], sides[gid], points, starts, h0) for gid, points in rows]
 
 
-def _line(entry: ListEntry, game: Game, points: float, starts: dict[int, Any], h0: Any) -> GameLine:
-    first = game.player1_id == entry.player_id
-    opponent = game.player2_id if first else game.player1_id
+def _line(
+    entry: ListEntry,
+    game: Game,
+    sides: tuple[int, int],
+    points: float,
+    starts: dict[int, Any],
+    h0: Any,
+) -> GameLine:
+    first = sides[0] == entry.player_id
+    opponent = sides[1] if first else sides[0]
     score1 = ResultCode.from_text(game.result).score1
     own, other = entry.start_grade or 0.0, starts.get(opponent) or 0.0
     cap = ECF_2009.cap

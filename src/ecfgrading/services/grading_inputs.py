@@ -63,21 +63,23 @@ class Loaded:
 
 
 def load_inputs(list_id: ListId, rate: Rate) -> Loaded:
-    ids, games = _games(list_id, rate)
+    """Everything is keyed by surviving player: a merged record's history is his."""
+    survivors = Survivors()
+    ids, games = _games(list_id, rate, survivors)
     sources = Sources(
         previous=versions.published(list_id.previous_same_rate(rate), rate),
         other_rate=versions.published(list_id.previous_other_rate(rate), rate.other),
         periods={k: versions.published(list_id.years_earlier(k), rate) for k in (1, 2)},
     )
-    previous = _grades(sources.previous, ids)
+    previous = _grades(sources.previous, ids, survivors)
     players = PlayerTable.of(
         ids,
         previous=_positive(previous),
-        other_rate=_positive(_grades(sources.other_rate, ids)),
-        assigned=_assigned(list_id, rate, ids),
-        birth=_births(ids),
+        other_rate=_positive(_grades(sources.other_rate, ids, survivors)),
+        assigned=_assigned(list_id, rate, ids, survivors),
+        birth=_births(ids, survivors),
     )
-    history = _history(sources, ids, rate)
+    history = _history(sources, ids, rate, survivors)
     inputs = ListInputs(list_id, rate, players, games, history)
     grade1 = {int(i): int(g) for i, g in zip(ids, previous, strict=True) if not np.isnan(g)}
     return Loaded(inputs, sources, grade1, _waiting(list_id, rate))
@@ -90,7 +92,7 @@ def _p0_games(list_id: ListId, rate: Rate) -> Any:
     )
 
 
-def _games(list_id: ListId, rate: Rate) -> tuple[IntArray, GameTable]:
+def _games(list_id: ListId, rate: Rate, survivors: Survivors) -> tuple[IntArray, GameTable]:
     """G1, G3: graded games of this rate in P0 whose players are both identified."""
     rows = list(
         _p0_games(list_id, rate)
@@ -99,8 +101,8 @@ def _games(list_id: ListId, rate: Rate) -> tuple[IntArray, GameTable]:
         .iterator(chunk_size=50_000)
     )
     count = len(rows)
-    p1 = _survivors(np.fromiter((r[1] for r in rows), np.int64, count))
-    p2 = _survivors(np.fromiter((r[2] for r in rows), np.int64, count))
+    p1 = survivors.map(np.fromiter((r[1] for r in rows), np.int64, count))
+    p2 = survivors.map(np.fromiter((r[2] for r in rows), np.int64, count))
     # Two records of one person who met each other: merged, that game is no game.
     kept = [row for row, a, b in zip(rows, p1, p2, strict=True) if a != b]
     rows, p1, p2, count = kept, p1[p1 != p2], p2[p1 != p2], len(kept)
@@ -117,26 +119,40 @@ def _games(list_id: ListId, rate: Rate) -> tuple[IntArray, GameTable]:
     return ids, table
 
 
-def _survivors(player_ids: IntArray) -> IntArray:
-    """Games of a merged player count for the player he was merged into."""
-    merged = dict(Player.objects.filter(merged_into__isnull=False).values_list("id", "merged_into"))
-    if not merged:
-        return player_ids
-    final = {}
-    for pid in merged:
-        target, seen = merged[pid], {pid}
-        while target in merged and target not in seen:  # a cycle of merges ends the walk
-            seen.add(target)
-            target = merged[target]
-        final[pid] = target
-    return np.array([final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
+class Survivors:
+    """Merged records (``merged_into``) and the surviving player each one counts for."""
+
+    def __init__(self) -> None:
+        merged = dict(
+            Player.objects.filter(merged_into__isnull=False).values_list("id", "merged_into")
+        )
+        self.final: dict[int, int] = {}
+        for pid, target in merged.items():
+            seen = {pid}
+            while target in merged and target not in seen:  # a cycle of merges ends the walk
+                seen.add(target)
+                target = merged[target]
+            self.final[pid] = target
+
+    def map(self, player_ids: IntArray) -> IntArray:
+        if not self.final:
+            return player_ids
+        return np.array([self.final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
+
+    def pick(self, values: dict[int, Any]) -> dict[int, Any]:
+        """One value per survivor: his own record's first, else an absorbed record's."""
+        chosen: dict[int, Any] = {}
+        for pid in sorted(values, key=lambda p: (p in self.final, p)):
+            chosen.setdefault(self.final.get(pid, pid), values[pid])
+        return chosen
 
 
-def _aligned(ids: IntArray, keys: IntArray, values: np.ndarray, fill: Any) -> np.ndarray:  # type: ignore[type-arg]
-    """Values of ``keys`` placed at the positions of ``ids`` (fill where absent)."""
-    out = np.full(ids.shape[0], fill, dtype=values.dtype if values.size else np.float64)
+def _placed(ids: IntArray, values: dict[int, Any], fill: Any, dtype: Any) -> np.ndarray:  # type: ignore[type-arg]
+    """A column aligned with ``ids`` from a player id -> value mapping."""
+    keys = np.array(sorted(values), dtype=np.int64)
+    out = np.full(ids.shape[0], fill, dtype=dtype)
     found, position = _found(ids, keys)
-    out[position[found]] = values[found]
+    out[position[found]] = np.array([values[k] for k in keys], dtype=dtype)[found]
     return out
 
 
@@ -148,13 +164,13 @@ def _found(ids: IntArray, keys: IntArray) -> tuple[np.ndarray, IntArray]:  # typ
     return ids[position] == keys, position
 
 
-def _grades(version: ListVersion | None, ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
+def _grades(version: ListVersion | None, ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[type-arg]
     """Published grades of a version (G4, G5): the list's grade, not the unpublished."""
     if version is None:
         return np.full(ids.shape[0], np.nan)
     rows = ListEntry.objects.filter(version=version, published=True, grade__isnull=False)
-    pairs = np.array(list(rows.values_list("player_id", "grade")), dtype=np.float64).reshape(-1, 2)
-    return _aligned(ids, pairs[:, 0].astype(np.int64), pairs[:, 1], np.nan)
+    grades = survivors.pick(dict(rows.values_list("player_id", "grade")))
+    return _placed(ids, grades, np.nan, np.float64)
 
 
 def _positive(grades: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
@@ -162,41 +178,34 @@ def _positive(grades: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
     return np.where(grades > 0, grades, np.nan)
 
 
-def _assigned(list_id: ListId, rate: Rate, ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
+def _assigned(list_id: ListId, rate: Rate, ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[type-arg]
     """G6: the latest assignment valid from this list or an earlier one."""
     rows = (
         StartingGradeAssignment.objects.filter(rate=rate.value, valid_from__lte=str(list_id))
         .order_by("player_id", "valid_from", "id")
         .values_list("player_id", "grade")
     )
-    latest = dict(rows)  # later rows of a player overwrite earlier ones
-    keys = np.fromiter(latest.keys(), np.int64, len(latest))
-    order = np.argsort(keys)
-    values = np.fromiter(latest.values(), np.float64, len(latest))
-    return _aligned(ids, keys[order], values[order], np.nan)
+    latest = survivors.pick(dict(rows))  # later rows of a player overwrite earlier ones
+    return _placed(ids, latest, np.nan, np.float64)
 
 
-def _births(ids: IntArray) -> np.ndarray:  # type: ignore[type-arg]
+def _births(ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[type-arg]
     rows = Player.objects.filter(date_of_birth__isnull=False).values_list("id", "date_of_birth")
-    known = dict(rows.iterator(chunk_size=50_000))
-    keys = np.array(sorted(known), dtype=np.int64)
-    days = np.array([known[k] for k in keys], dtype="datetime64[D]")
-    out = np.full(ids.shape[0], np.datetime64("NaT"), dtype="datetime64[D]")
-    found, position = _found(ids, keys)
-    out[position[found]] = days[found]
-    return out
+    known = survivors.pick(dict(rows.iterator(chunk_size=50_000)))
+    return _placed(ids, known, np.datetime64("NaT"), "datetime64[D]")
 
 
-def _history(sources: Sources, ids: IntArray, rate: Rate) -> History:
+def _history(sources: Sources, ids: IntArray, rate: Rate, survivors: Survivors) -> History:
     """G17: P1 and P2 as the latest published versions of those lists stored them."""
     size = ids.shape[0]
-    totals = {k: _totals(sources.periods.get(k), ids) for k in (1, 2)}
+    totals = {k: _totals(sources.periods.get(k), ids, survivors) for k in (1, 2)}
     if rate is not Rate.RAPID:
         return History(totals[1], totals[2])
-    return History(totals[1], totals[2], _stored_games(sources, ids, size))
+    return History(totals[1], totals[2], _stored_games(sources, ids, size, survivors))
 
 
-def _totals(version: ListVersion | None, ids: IntArray) -> StoredTotals:
+def _totals(version: ListVersion | None, ids: IntArray, survivors: Survivors) -> StoredTotals:
+    """Stored games and points; a survivor's include those of the records merged into him."""
     size = ids.shape[0]
     if version is None:
         return StoredTotals.empty(size)
@@ -206,14 +215,14 @@ def _totals(version: ListVersion | None, ids: IntArray) -> StoredTotals:
         ),
         dtype=np.float64,
     ).reshape(-1, 3)
-    keys = rows[:, 0].astype(np.int64)
-    order = np.argsort(keys)
-    n = _aligned(ids, keys[order], rows[order, 1].astype(np.int64), 0)
-    total = _aligned(ids, keys[order], rows[order, 2], 0.0)
+    found, position = _found(ids, survivors.map(rows[:, 0].astype(np.int64)))
+    n, total = np.zeros(size, np.int64), np.zeros(size)
+    np.add.at(n, position[found], rows[found, 1].astype(np.int64))
+    np.add.at(total, position[found], rows[found, 2])
     return StoredTotals.of(n, total, size)
 
 
-def _stored_games(sources: Sources, ids: IntArray, size: int) -> StoredGames:
+def _stored_games(sources: Sources, ids: IntArray, size: int, survivors: Survivors) -> StoredGames:
     """G15: every stored game of P1 and P2 of the players in this list."""
     rows: list[tuple[Any, ...]] = []
     for k in (1, 2):
@@ -225,7 +234,7 @@ def _stored_games(sources: Sources, ids: IntArray, size: int) -> StoredGames:
             rows += [(g or 0, p, k, d, s, x) for g, p, d, s, x in query.iterator(chunk_size=50_000)]
     if not rows:
         return StoredGames.empty()
-    player = np.array([r[1] for r in rows], dtype=np.int64)
+    player = survivors.map(np.array([r[1] for r in rows], dtype=np.int64))
     keep, position = _found(ids, player)
     column = lambda i, dtype: np.array([r[i] for r in rows], dtype=dtype)[keep]  # noqa: E731
     return StoredGames.of(

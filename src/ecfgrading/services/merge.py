@@ -1,0 +1,55 @@
+"""Merging two records of one person (the FAQ's most common error: misidentification)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from ecfgrading.registry.models import AuditLog, Player
+from ecfgrading.registry.numbering import resolve_code
+
+
+class MergeError(Exception):
+    """A merge that cannot be made: unknown codes, or the same person twice."""
+
+
+def merge_players(absorbed: str, into: str, *, user: Any = None, actor: str = "") -> Player:
+    """``absorbed`` becomes part of ``into``: his games, grades and history count for him.
+
+    The absorbed code keeps resolving to the survivor (G28: codes are never reused),
+    and the next grading run reads everything under the survivor.
+    """
+    with transaction.atomic():
+        gone, kept = _player(absorbed), _player(into)
+        if gone.id == kept.id:
+            raise MergeError(f"expected two different players, got {gone.ref} twice")
+        gone = Player.objects.select_for_update().get(id=gone.id)
+        gone.merged_into = kept
+        gone.save(update_fields=["merged_into"])
+        _fill_in(kept, gone)
+        AuditLog.record("merge players", kept, user=user, actor=actor, absorbed=gone.ref)
+    return kept
+
+
+def _player(code: str) -> Player:
+    try:
+        player = resolve_code(code)
+    except ValueError as error:
+        raise MergeError(str(error)) from None
+    if player is None:
+        raise MergeError(f"expected the grading code of a player on record, got {code!r}")
+    return player
+
+
+def _fill_in(kept: Player, gone: Player) -> None:
+    """What the survivor's record lacks, the absorbed record may know."""
+    changed = [
+        name
+        for name in ("date_of_birth", "fide_id", "sex", "membership_no")
+        if not getattr(kept, name) and getattr(gone, name)
+    ]
+    for name in changed:
+        setattr(kept, name, getattr(gone, name))
+    if changed:
+        kept.save(update_fields=changed)

@@ -1,0 +1,81 @@
+"""Two records of one person, merged: the survivor's grade is built from both (G4, G17)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ecfgrading.engine import Rate
+from ecfgrading.registry.models import ListEntry, Player
+from ecfgrading.services.breakdown import breakdowns
+from ecfgrading.services.grading import compute_version, publish_version
+from ecfgrading.services.ingest import import_files
+from ecfgrading.services.lists_import import import_grade_list
+from ecfgrading.services.merge import MergeError, merge_players
+from tests.e2e.federation import Federation
+
+pytestmark = pytest.mark.django_db
+
+HEADER = (
+    "Ref,Name,Sex,JrAge,Cat,Grade,Grade1,Games,RCat,RGrade,RGrade1,RGames,"
+    "ClubNam1,ClubNam2,ClubNam3,ClubNam4,ClubNam5,ClubNam6,FIDECode,Nation\n"
+)
+
+
+def test_a_duplicate_record_merged_in_brings_its_games_to_the_survivors_grade() -> None:
+    fed = Federation()
+    known = fed.player("Known", "Kim")
+    duplicate = fed.player("Knowne", "Kim", born=date(1980, 1, 1))  # a second record
+    csv = HEADER + f'{known.ref},"Known, Kim",F,,A,150,148,30,,,,,,,,,,,,ENG\n'
+    import_grade_list(csv.encode(), list_id="2009-07", rates=(Rate.STANDARD,))
+    # The duplicate draws 10 games against 150s in 2009-10: as Known (S 150, G4)
+    # each counts 150, so Known's 2010-07 grade is 150, not an estimate.
+    games = fed.against(duplicate, ["55"] * 9 + ["10"], 150, date(2009, 10, 3))
+    assert all(o.accepted for o in import_files([fed.event(games)]))
+    merge_players(duplicate.ref, known.ref)
+
+    compute_version("2010-07", Rate.STANDARD)
+    entry = ListEntry.objects.get(player=known, version__grading_list__list_id="2010-07")
+    assert (entry.start_grade, entry.start_source) == (150, "previous")
+    assert entry.unrounded == pytest.approx((9 * 150 + 200) / 10)
+    assert not ListEntry.objects.filter(player=duplicate).exists()
+    assert Player.objects.get(id=known.id).date_of_birth == date(1980, 1, 1)  # filled in
+
+
+def test_the_absorbed_records_previous_grade_becomes_the_survivors() -> None:
+    fed = Federation()
+    old = fed.player("Old", "Record")
+    new = fed.player("Old", "Record")  # created again by an import, then found out
+    csv = HEADER + f'{old.ref},"Old, Record",M,,A,120,118,30,,,,,,,,,,,,ENG\n'
+    import_grade_list(csv.encode(), list_id="2009-07", rates=(Rate.STANDARD,))
+    games = fed.against(new, ["55"] * 5, 130, date(2009, 10, 3))
+    import_files([fed.event(games)])
+    merge_players(old.ref, new.ref)  # the survivor is the newer record here
+
+    compute_version("2010-07", Rate.STANDARD)
+    entry = ListEntry.objects.get(player=new, version__grading_list__list_id="2010-07")
+    assert (entry.start_grade, entry.start_source) == (120, "previous")  # G4, not estimated
+
+
+def test_the_survivors_breakdown_shows_the_absorbed_records_games_as_his() -> None:
+    fed = Federation()
+    known, duplicate = fed.player("Known", "Kim"), fed.player("Knowne", "Kim")
+    opponent = fed.opponent(Rate.STANDARD, 150)
+    games = [(duplicate, "55", opponent, date(2009, 10, 3))]
+    import_files([fed.event(games)])
+    merge_players(duplicate.ref, known.ref)
+    compute_version("2010-07", Rate.STANDARD)
+    publish_version("2010-07", Rate.STANDARD, "initial")
+    (explanation, _names) = breakdowns(known.ref, "2010-07")[0]
+    (line,) = explanation.games
+    assert (line.opponent_id, line.score, line.opponent_start) == (opponent.id, 0.5, 150)
+
+
+def test_a_merge_needs_two_different_players() -> None:
+    fed = Federation()
+    one = fed.player("One", "A")
+    with pytest.raises(MergeError, match="two different players"):
+        merge_players(one.ref, one.ref)
+    with pytest.raises(MergeError, match="expected the grading code of a player on record"):
+        merge_players("155624B", one.ref)
