@@ -22,7 +22,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import resolve_code
 from ecfgrading.services import versions
-from ecfgrading.services.grading_inputs import Survivors
+from ecfgrading.services.merge import Survivors
 
 
 class BreakdownError(Exception):

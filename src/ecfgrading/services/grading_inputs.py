@@ -30,6 +30,7 @@ from ecfgrading.registry.models import (
     StoredPeriodTotal,
 )
 from ecfgrading.services import versions
+from ecfgrading.services.merge import Survivors
 
 _RESULT = {code.text: int(code) for code in ResultCode}
 
@@ -117,34 +118,6 @@ def _games(list_id: ListId, rate: Rate, survivors: Survivors) -> tuple[IntArray,
         rate=np.full(count, RATE_CODES[rate], np.int8),
     )
     return ids, table
-
-
-class Survivors:
-    """Merged records (``merged_into``) and the surviving player each one counts for."""
-
-    def __init__(self) -> None:
-        merged = dict(
-            Player.objects.filter(merged_into__isnull=False).values_list("id", "merged_into")
-        )
-        self.final: dict[int, int] = {}
-        for pid, target in merged.items():
-            seen = {pid}
-            while target in merged and target not in seen:  # a cycle of merges ends the walk
-                seen.add(target)
-                target = merged[target]
-            self.final[pid] = target
-
-    def map(self, player_ids: IntArray) -> IntArray:
-        if not self.final:
-            return player_ids
-        return np.array([self.final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
-
-    def pick(self, values: dict[int, Any]) -> dict[int, Any]:
-        """One value per survivor: his own record's first, else an absorbed record's."""
-        chosen: dict[int, Any] = {}
-        for pid in sorted(values, key=lambda p: (p in self.final, p)):
-            chosen.setdefault(self.final.get(pid, pid), values[pid])
-        return chosen
 
 
 def _placed(ids: IntArray, values: dict[int, Any], fill: Any, dtype: Any) -> np.ndarray:  # type: ignore[type-arg]

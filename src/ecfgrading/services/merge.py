@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from django.db import transaction
 
+from ecfgrading.engine.inputs import IntArray
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.registry.numbering import resolve_code
 
@@ -53,3 +55,31 @@ def _fill_in(kept: Player, gone: Player) -> None:
         setattr(kept, name, getattr(gone, name))
     if changed:
         kept.save(update_fields=changed)
+
+
+class Survivors:
+    """Merged records (``merged_into``) and the surviving player each one counts for."""
+
+    def __init__(self) -> None:
+        merged = dict(
+            Player.objects.filter(merged_into__isnull=False).values_list("id", "merged_into")
+        )
+        self.final: dict[int, int] = {}
+        for pid, target in merged.items():
+            seen = {pid}
+            while target in merged and target not in seen:  # a cycle of merges ends the walk
+                seen.add(target)
+                target = merged[target]
+            self.final[pid] = target
+
+    def map(self, player_ids: IntArray) -> IntArray:
+        if not self.final:
+            return player_ids
+        return np.array([self.final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
+
+    def pick(self, values: dict[int, Any]) -> dict[int, Any]:
+        """One value per survivor: his own record's first, else an absorbed record's."""
+        chosen: dict[int, Any] = {}
+        for pid in sorted(values, key=lambda p: (p in self.final, p)):
+            chosen.setdefault(self.final.get(pid, pid), values[pid])
+        return chosen

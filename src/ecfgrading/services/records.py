@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from ecfgrading.registry.models import ClubMembership, Player, PlayerAlias
 from ecfgrading.services.identify import PlayerRecord, RecordIndex
+from ecfgrading.services.merge import Survivors
 
 
 def load_record_index() -> RecordIndex:
@@ -46,11 +47,7 @@ def record_of(player: Player, club_code: str = "", club_name: str = "") -> Playe
 def _aliases() -> dict[int, int]:
     """Old codes, and codes of merged players, mapped to the surviving player's id."""
     aliases = dict(PlayerAlias.objects.values_list("code", "player_id"))
-    merged = dict(Player.objects.filter(merged_into__isnull=False).values_list("id", "merged_into"))
-    codes = dict(Player.objects.filter(merged_into__isnull=False).values_list("id", "code"))
-    for player_id, code in codes.items():
-        survivor = merged[player_id]
-        while survivor in merged:  # follow merge chains to the end
-            survivor = merged[survivor]
-        aliases.setdefault(code, survivor)
+    final = Survivors().final
+    for player_id, code in Player.objects.filter(id__in=final).values_list("id", "code"):
+        aliases.setdefault(code, final[player_id])
     return aliases
