@@ -23,7 +23,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
-	$(BIN)/mypy --strict src/ecfgrading/engine src/ecfgrading/formats
+	$(BIN)/mypy --strict src/ecfgrading/engine src/ecfgrading/formats src/ecfgrading/matching
 
 pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -236,7 +236,7 @@ def _insert(connection, table: str, columns: tuple[str, ...], rows: list) -> Non
 
 def _time_runs(repeat: int) -> None:
     from ecfgrading.engine import Rate
-    from ecfgrading.services.grading import compute_version
+    from ecfgrading.services.grading.compute import compute_version
 
     print(
         f"{'run':>4} {'load s':>8} {'engine s':>9} {'store s':>8} {'total s':>8} "

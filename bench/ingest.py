@@ -162,7 +162,7 @@ def _timed(step: str, run: Any, amount: str) -> dict[str, Any]:
 
 
 def _list_import(data: bytes) -> dict[str, Any]:
-    from ecfgrading.services.lists_import import import_grade_list
+    from ecfgrading.services.lists.imports import import_grade_list
 
     start = time.perf_counter()
     result = import_grade_list(data, list_id=LIST_ID, filename="list.csv", actor="bench")
@@ -178,7 +178,7 @@ def _list_import(data: bytes) -> dict[str, Any]:
 
 
 def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
-    from ecfgrading.services.ingest import ResultsImporter
+    from ecfgrading.services.results.ingest import ResultsImporter
 
     # One importer for the batch: the players on record are indexed once, as the CLI does.
     importer = ResultsImporter(sender="bench")

@@ -81,7 +81,7 @@ _AS_JSON = click.option("--json", "as_json", is_flag=True, help="Print the repor
 def results_check(files: tuple[Path, ...], as_json: bool) -> None:
     """Check results files against the rules and the records; write nothing."""
     _django()
-    from ecfgrading.services.ingest import check_results
+    from ecfgrading.services.results.ingest import check_results
 
     reports = check_results(_read_files(files))
     _print_reports(reports, as_json)
@@ -96,7 +96,7 @@ def results_check(files: tuple[Path, ...], as_json: bool) -> None:
 def results_import(files: tuple[Path, ...], as_json: bool, sender: str) -> None:
     """Import results files; each is accepted whole or rejected whole, and kept."""
     _django()
-    from ecfgrading.services.ingest import import_files
+    from ecfgrading.services.results.ingest import import_files
 
     with _progress("importing", len(files)) as advance:
         outcomes = import_files(_read_files(files), sender=sender, progress=advance)
@@ -149,7 +149,7 @@ def lists_import(file: Path, list_id: str, rate: str) -> None:
     """Load a published grading list CSV as the starting point (a published version)."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.lists_import import ListImportError, import_grade_list
+    from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 
     rates = (Rate.STANDARD, Rate.RAPID) if rate == "both" else (Rate(rate),)
     with _domain_errors(ListImportError, ValueError):
@@ -184,7 +184,7 @@ def grade(list_id: str, rate: str, version: str | None) -> None:
     """Compute a list version (a draft) from the results on record."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.grading import compute_version
+    from ecfgrading.services.grading.compute import compute_version
     from ecfgrading.services.versions import VersionError
 
     with _domain_errors(VersionError, ValueError):
@@ -200,7 +200,7 @@ def publish(list_id: str, rate: str, version: str) -> None:
     """Publish a draft version: it becomes immutable and the list's current version."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.grading import publish_version
+    from ecfgrading.services.grading.compute import publish_version
     from ecfgrading.services.versions import VersionError
 
     with _domain_errors(VersionError, ValueError):
@@ -215,7 +215,7 @@ def player(code: str, list_id: str | None) -> None:
     """A player's grade and how it was calculated, game by game."""
     _django()
     from ecfgrading.engine.explain import format_explanation
-    from ecfgrading.services.breakdown import BreakdownError, breakdowns
+    from ecfgrading.services.grading.explain import BreakdownError, breakdowns
 
     with _domain_errors(BreakdownError, ValueError):
         found = breakdowns(code, list_id)
@@ -235,7 +235,7 @@ def assign(
     """Assign a starting grade to a player (G6), e.g. from a FIDE rating (G30)."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.assignments import AssignmentError, assign_starting_grade
+    from ecfgrading.services.grading.assignments import AssignmentError, assign_starting_grade
 
     with _domain_errors(AssignmentError, ValueError):
         made = assign_starting_grade(
@@ -264,7 +264,7 @@ def lists_export(
     """Export a published list (both rates of a July list in one CSV by default)."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.export import ExportError, export_list
+    from ecfgrading.services.lists.export import ExportError, export_list
 
     rates = (Rate(rate),) if rate else None
     with _domain_errors(ExportError, ValueError):
@@ -506,7 +506,7 @@ def identify_list() -> None:
     """Open cases, their candidates and the games waiting on them."""
     _django()
     from ecfgrading.registry.models import Player
-    from ecfgrading.services.pending import open_cases
+    from ecfgrading.services.results.queue import open_cases
 
     cases = list(open_cases())
     ids = {c["player_id"] for case in cases for c in case.candidates}
@@ -532,7 +532,7 @@ def identify_list() -> None:
 def identify_resolve(case: int, code: str | None, create: bool) -> None:
     """Decide a case: link it to a player on record, or create a new player."""
     _django()
-    from ecfgrading.services.pending import PendingError, resolve
+    from ecfgrading.services.results.queue import PendingError, resolve
 
     with _domain_errors(PendingError):
         player = resolve(case, code=code, create=create, actor="cli")

@@ -100,7 +100,7 @@ def test_the_summary_reads_as_a_report(built: DemoSummary) -> None:
 def test_every_published_grade_is_explained_by_its_stored_breakdown(built: DemoSummary) -> None:
     """Section 10: the breakdown of each published entry adds up to its grade."""
     from ecfgrading.registry.models import ListEntry
-    from ecfgrading.services.breakdown import explain_entry
+    from ecfgrading.services.grading.explain import explain_entry
 
     computed = ListEntry.objects.filter(
         published=True, version__status=ListVersion.Status.PUBLISHED, calculated__isnull=False

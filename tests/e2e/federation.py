@@ -12,7 +12,7 @@ from itertools import count
 
 from ecfgrading.engine import GradingCode, Rate
 from ecfgrading.registry.models import Player
-from ecfgrading.services.assignments import assign_starting_grade
+from ecfgrading.services.grading.assignments import assign_starting_grade
 
 STANDARD_CONTROL = "#MOVES FIRST SESSION=40\n#MINUTES FIRST SESSION=100\n#MINUTES REST OF GAME=30"
 RAPID_CONTROL = "#MINUTES FOR GAME=25\n#SECONDS PER MOVE=10"

@@ -13,11 +13,11 @@ import pytest
 
 from ecfgrading.engine import Category, Rate
 from ecfgrading.registry.models import ListEntry, ListVersion
-from ecfgrading.services.assignments import assign_starting_grade
-from ecfgrading.services.breakdown import breakdowns
-from ecfgrading.services.grading import compute_version, publish_version
-from ecfgrading.services.ingest import import_files
-from ecfgrading.services.lists_import import import_grade_list
+from ecfgrading.services.grading.assignments import assign_starting_grade
+from ecfgrading.services.grading.compute import compute_version, publish_version
+from ecfgrading.services.grading.explain import breakdowns
+from ecfgrading.services.lists.imports import import_grade_list
+from ecfgrading.services.results.ingest import import_files
 from ecfgrading.services.versions import VersionError
 from tests.e2e.federation import Federation
 

@@ -9,8 +9,8 @@ import pytest
 from ecfgrading.engine import Rate
 from ecfgrading.registry.models import Event
 from ecfgrading.services.events import EventError, register_event
-from ecfgrading.services.ingest import import_results
 from ecfgrading.services.reports import events_overdue
+from ecfgrading.services.results.ingest import import_results
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db

@@ -26,7 +26,7 @@ from ecfgrading.registry.models import (
     ListVersion,
     Player,
 )
-from ecfgrading.services.export import ExportError, current_version, export_list
+from ecfgrading.services.lists.export import ExportError, current_version, export_list
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import pytest
 
 from ecfgrading.engine import Rate
 from ecfgrading.registry.models import ListEntry, ListVersion, Player, StoredGamePoints
-from ecfgrading.services.grading import compute_version, publish_version
-from ecfgrading.services.ingest import import_results
+from ecfgrading.services.grading.compute import compute_version, publish_version
+from ecfgrading.services.results.ingest import import_results
 from ecfgrading.services.versions import VersionError
 from tests.services.results_text import results_file
 

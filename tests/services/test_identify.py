@@ -18,7 +18,7 @@ from rapidfuzz import fuzz
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.formats.results_model import PlayerEntry
-from ecfgrading.services.identify import (
+from ecfgrading.matching.identify import (
     Decision,
     DecisionKind,
     MatchPolicy,
@@ -27,7 +27,7 @@ from ecfgrading.services.identify import (
     RecordIndex,
     identify,
 )
-from ecfgrading.services.names import (
+from ecfgrading.matching.names import (
     Agreement,
     SurnameSet,
     fold,

@@ -17,8 +17,8 @@ from ecfgrading.registry.models import (
     Player,
     Submission,
 )
-from ecfgrading.services.ingest import check_results, import_files, import_results
-from ecfgrading.services.pending import PendingError, open_cases, resolve
+from ecfgrading.services.results.ingest import check_results, import_files, import_results
+from ecfgrading.services.results.queue import PendingError, open_cases, resolve
 from tests.services.results_text import LIGHTNING, RAPID, results_file
 
 pytestmark = pytest.mark.django_db
@@ -305,7 +305,7 @@ def test_a_value_the_database_refuses_rejects_the_file_and_the_batch_goes_on(
 ) -> None:
     from django.db import DataError
 
-    import ecfgrading.services.ingest_write as writer
+    import ecfgrading.services.results.write as writer
 
     def refuse(*args: object) -> None:
         raise DataError("value too long for type character varying(200)")

@@ -24,7 +24,7 @@ from ecfgrading.registry.models import (
     Sequence,
 )
 from ecfgrading.registry.numbering import issue_code
-from ecfgrading.services.lists_import import ListImportError, import_grade_list
+from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 
 pytestmark = pytest.mark.django_db
 

@@ -8,11 +8,11 @@ import pytest
 
 from ecfgrading.engine import Rate
 from ecfgrading.registry.models import ListEntry, Player
-from ecfgrading.services.breakdown import breakdowns
-from ecfgrading.services.grading import compute_version, publish_version
-from ecfgrading.services.ingest import import_files
-from ecfgrading.services.lists_import import import_grade_list
+from ecfgrading.services.grading.compute import compute_version, publish_version
+from ecfgrading.services.grading.explain import breakdowns
+from ecfgrading.services.lists.imports import import_grade_list
 from ecfgrading.services.merge import MergeError, merge_players
+from ecfgrading.services.results.ingest import import_files
 from tests.e2e.federation import Federation
 
 pytestmark = pytest.mark.django_db

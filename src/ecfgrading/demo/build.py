@@ -22,10 +22,10 @@ from ecfgrading.demo.startlist import FILENAME, LIST_ID
 from ecfgrading.demo.summary import DemoSummary, ImportCounts, PublishedList, Stopwatch
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.registry.models import Club, Event, Game, PendingIdentification, Player
-from ecfgrading.services.grading import compute_version, publish_version
-from ecfgrading.services.ingest import ImportResult, import_files
-from ecfgrading.services.lists_import import ListImportError, import_grade_list
-from ecfgrading.services.pending import PendingError, open_cases, resolve
+from ecfgrading.services.grading.compute import compute_version, publish_version
+from ecfgrading.services.lists.imports import ListImportError, import_grade_list
+from ecfgrading.services.results.ingest import ImportResult, import_files
+from ecfgrading.services.results.queue import PendingError, open_cases, resolve
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
 ACTOR = "demo"

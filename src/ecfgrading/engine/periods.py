@@ -58,6 +58,10 @@ class ListId:
     def years_earlier(self, years: int) -> ListId:
         return ListId(self.year - years, self.month)
 
+    def season(self) -> int:
+        """The season in which the list's P0 ends (July 2010: 2010; January 2011: 2011)."""
+        return season_of(self.p0().end)
+
     def p0(self) -> Period:
         """The latest 12-month period: June..May for July, December..November for January."""
         if self.month == 7:
@@ -91,6 +95,11 @@ class ListId:
         if rate is Rate.STANDARD:
             return ListId(self.year, 1)  # rapid Y-01 for standard Y-07
         return ListId(self.year - 1, 7)  # rapid Y-07 and rapid (Y+1)-01 alike
+
+
+def season_of(day: date) -> int:
+    """The season (1 June .. 31 May) a day falls in, named by the year it ends."""
+    return day.year + 1 if day.month >= 6 else day.year
 
 
 def age_on(birth: date, day: date) -> int:

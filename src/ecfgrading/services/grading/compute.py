@@ -25,7 +25,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.services import versions
 from ecfgrading.services.bulk import insert_rows
-from ecfgrading.services.grading_inputs import Loaded, load_inputs
+from ecfgrading.services.grading.inputs import Loaded, load_inputs
 from ecfgrading.services.versions import VersionError
 
 

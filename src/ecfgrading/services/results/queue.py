@@ -11,8 +11,8 @@ from django.utils import timezone
 from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.registry.models import AuditLog, Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import issue_code, resolve_code
-from ecfgrading.services.ingest_write import fide_id
-from ecfgrading.services.registry_cache import RegistryCache
+from ecfgrading.services.results.registry_cache import RegistryCache
+from ecfgrading.services.results.write import fide_id
 
 
 class PendingError(Exception):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from ecfgrading.matching.identify import PlayerRecord, RecordIndex
 from ecfgrading.registry.models import ClubMembership, Player, PlayerAlias
-from ecfgrading.services.identify import PlayerRecord, RecordIndex
 from ecfgrading.services.merge import Survivors
 
 

@@ -18,10 +18,7 @@ from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_checks import code_of_another_player, stale_submission_index
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
-from ecfgrading.registry.models import Submission
-from ecfgrading.registry.numbering import CodesExhausted
-from ecfgrading.services.feedback import Feedback
-from ecfgrading.services.identify import (
+from ecfgrading.matching.identify import (
     Decision,
     DecisionKind,
     MatchPolicy,
@@ -29,9 +26,12 @@ from ecfgrading.services.identify import (
     RecordIndex,
     identify,
 )
-from ecfgrading.services.ingest_write import Plan, write_plan
-from ecfgrading.services.records import load_record_index
-from ecfgrading.services.registry_cache import RegistryCache
+from ecfgrading.registry.models import Submission
+from ecfgrading.registry.numbering import CodesExhausted
+from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.records import load_record_index
+from ecfgrading.services.results.registry_cache import RegistryCache
+from ecfgrading.services.results.write import Plan, write_plan
 
 # What the database or the code sequence may refuse in a file that passed every check:
 # the file is then rejected (and kept) like any other, and the batch goes on.

@@ -22,7 +22,7 @@ from enum import Enum
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.formats.results_model import PlayerEntry
-from ecfgrading.services.names import (
+from ecfgrading.matching.names import (
     Agreement,
     PersonName,
     SurnameSet,

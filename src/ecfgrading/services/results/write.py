@@ -17,6 +17,7 @@ from ecfgrading.formats.results_model import (
     PlayerEntry,
     ResultsFile,
 )
+from ecfgrading.matching.identify import Decision, DecisionKind, PlayerRecord
 from ecfgrading.registry.models import (
     AuditLog,
     Event,
@@ -28,10 +29,9 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
 from ecfgrading.services.bulk import insert_rows
-from ecfgrading.services.feedback import Candidate, Feedback, NewPlayer, WaitingPlayer
-from ecfgrading.services.identify import Decision, DecisionKind, PlayerRecord
-from ecfgrading.services.records import record_of
-from ecfgrading.services.registry_cache import RegistryCache
+from ecfgrading.services.results.feedback import Candidate, Feedback, NewPlayer, WaitingPlayer
+from ecfgrading.services.results.records import record_of
+from ecfgrading.services.results.registry_cache import RegistryCache
 
 
 @dataclass
