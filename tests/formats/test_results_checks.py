@@ -456,11 +456,12 @@ def test_a_file_without_any_field_gives_no_results(text: str) -> None:
     assert "empty-file" in report.codes()
 
 
-def test_it_warns_of_bytes_that_are_neither_utf8_nor_windows_1252() -> None:
+def test_it_rejects_a_line_of_bytes_that_are_neither_utf8_nor_windows_1252() -> None:
     data = SPEC_EXAMPLE.replace("Smith", "Sm\x81th").encode("latin-1")
-    results, report = read_results_bytes(data)
-    assert results is not None
+    _, report = read_results_bytes(data)
     assert report.codes() == ["bad-encoding"]
+    assert_problem(report.problems[0], line_of(SPEC_EXAMPLE, "Smith"), "", "error")
+    assert not report.ok
 
 
 # -- the two checks that need the database: problems made for the import service -------

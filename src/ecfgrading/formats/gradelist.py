@@ -12,7 +12,7 @@ from typing import TextIO
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.types import Category
 from ecfgrading.formats.encoding import drop_bom
-from ecfgrading.formats.problems import ProblemLog, Report, StopReading, decoded
+from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Report, StopReading, decoded
 from ecfgrading.formats.values import BadValue, grading_code, whole
 
 CLUB_COLUMNS = 6
@@ -73,9 +73,11 @@ def read_grade_list(handle: TextIO, *, strict: bool = False) -> ListReading:
     return parse_grade_list(handle.read(), strict=strict)
 
 
-def read_grade_list_bytes(data: bytes, *, strict: bool = False) -> ListReading:
-    """Read bytes: UTF-8, else Windows-1252."""
-    return _read(*decoded(data, strict))
+def read_grade_list_bytes(
+    data: bytes, *, strict: bool = False, max_problems: int = MAX_PROBLEMS
+) -> ListReading:
+    """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted."""
+    return _read(*decoded(data, strict, max_problems))
 
 
 def parse_grade_list(text: str, *, strict: bool = False) -> ListReading:

@@ -34,7 +34,14 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
     {
         # Both readers.
         "empty-file": _error("the file holds nothing to read", _BARE),
-        "bad-encoding": _warning("bytes that are neither UTF-8 nor Windows-1252", _BARE),
+        "bad-encoding": _error(
+            "a line that is neither UTF-8 nor Windows-1252, or mixes the two", _BARE
+        ),
+        "mixed-encoding": _warning(
+            "Windows-1252 lines in a UTF-8 file: each such line is read as Windows-1252", _BARE
+        ),
+        "more-problems": _error("more problems than a report lists: fix these first", _BARE),
+        "more-warnings": _warning("more warnings than a report lists", _BARE),
         "bad-code": _error("a grading code not of six digits and a check letter (G28)"),
         "bad-check-letter": _error("a grading code whose check letter is wrong (G28)"),
         "bad-number": _error("a value that should be a whole number is not"),
@@ -88,6 +95,9 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
             "a well-formed grading code not on record: the player is created with it", _BARE
         ),
         "import-conflict": _error("the database refused the file; nothing was imported", _BARE),
+        # Player details, in both files (services/people.py reads them for the registry).
+        "too-long": _error("a name or number longer than the registry stores"),
+        "bad-fide-id": _warning("a FIDE id not of 1 to 10 digits: it is not stored"),
         # Grading-list CSV.
         "unknown-header": _error("a header that is neither grading-list layout", _BARE),
         "bad-csv": _error("a record the CSV reader cannot read (say, a huge field)", _BARE),
@@ -115,12 +125,25 @@ class Problem:
     @classmethod
     def make(cls, code: str, line: int, field: str, expected: str, got: str) -> Problem:
         kind = PROBLEM_CODES[code]
+        field, got = printable(field), printable(got)
         shown = repr(got) if got else "nothing"
         text = kind.template.format(field=field, expected=expected, got=shown)
         return cls(code, kind.severity, line, field, expected, got, f"{text} (line {line})")
 
     def __str__(self) -> str:
         return self.message
+
+
+MAX_SHOWN = 200  # characters of a bad value kept in a problem
+
+
+def printable(text: str) -> str:
+    """A value from a file as a report may store and show it: control characters (a NUL
+    cannot be stored in PostgreSQL's text or jsonb) escaped, and at most MAX_SHOWN long."""
+    text = text[: MAX_SHOWN * 2]  # enough to fill MAX_SHOWN once escaped
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -156,29 +179,67 @@ class StopReading(Exception):
     """Raised by a strict log at the first error; readers catch it."""
 
 
+MAX_PROBLEMS = 1000  # problems listed per file; the rest are counted (a junk file)
+
+
 @dataclass
 class ProblemLog:
-    """The problems found so far while one file is read."""
+    """The problems found so far while one file is read, at most ``limit`` of them listed.
+
+    Past the limit a problem is only counted, so that 50 MB of junk gives a report of a
+    thousand lines and a count, not two million lines.
+    """
 
     strict: bool = False
     problems: list[Problem] = field(default_factory=list)
+    limit: int = MAX_PROBLEMS
+    omitted_errors: int = 0
+    omitted_warnings: int = 0
+    first_omitted_line: int = 0
 
     def add(self, code: str, line: int, field: str, expected: str, got: str) -> None:
-        problem = Problem.make(code, line, field, expected, got)
-        self.problems.append(problem)
-        if self.strict and problem.severity == "error":
-            raise StopReading(problem.message)
+        severity = PROBLEM_CODES[code].severity
+        if len(self.problems) < self.limit or (self.strict and severity == "error"):
+            problem = Problem.make(code, line, field, expected, got)
+            self.problems.append(problem)
+            if self.strict and severity == "error":
+                raise StopReading(problem.message)
+            return
+        self.first_omitted_line = self.first_omitted_line or line
+        if severity == "error":
+            self.omitted_errors += 1
+        else:
+            self.omitted_warnings += 1
 
     def report(self) -> Report:
-        return Report(tuple(sorted(self.problems, key=lambda p: p.line)))
+        return Report(tuple(sorted([*self.problems, *self._omitted()], key=lambda p: p.line)))
+
+    def _omitted(self) -> list[Problem]:
+        """One problem standing for those not listed (an error if any of them is)."""
+        errors, warnings = self.omitted_errors, self.omitted_warnings
+        if not errors + warnings:
+            return []
+        code = "more-problems" if errors else "more-warnings"
+        expected = f"at most {self.limit:,} problems listed in one report"
+        got = f"{errors:,} more errors and {warnings:,} more warnings from here on"
+        return [Problem.make(code, self.first_omitted_line, "", expected, got)]
 
 
-def decoded(data: bytes, strict: bool) -> tuple[str, ProblemLog]:
-    """Bytes as text, and a problem log that already notes undecodable bytes."""
+def decoded(data: bytes, strict: bool, limit: int = MAX_PROBLEMS) -> tuple[str, ProblemLog]:
+    """Bytes as text, and a problem log that already names the lines that could not be
+    read faithfully (an error) and the Windows-1252 lines of a UTF-8 file (a warning)."""
     from ecfgrading.formats.encoding import decode
 
-    text, lossy = decode(data)
-    log = ProblemLog(strict)
-    if lossy:
-        log.add("bad-encoding", 1, "", "UTF-8 or Windows-1252 text", "undecodable bytes")
-    return text, log
+    result = decode(data)
+    log = ProblemLog(strict, limit=limit)
+    lines = result.text.split("\n") if result.bad_lines or result.fallback_lines else []
+    expected = "UTF-8 or Windows-1252 text, one encoding per line"
+    for number in result.bad_lines:
+        log.add("bad-encoding", number, "", expected, lines[number - 1].strip())
+    if result.fallback_lines:
+        first = result.fallback_lines[0]
+        count = len(result.fallback_lines)
+        plural = "s" if count > 1 else ""
+        got = f"{count} line{plural} in Windows-1252, first {lines[first - 1].strip()!r}"
+        log.add("mixed-encoding", first, "", "a file in one encoding", got)
+    return result.text, log

@@ -6,7 +6,7 @@ from typing import TextIO
 
 from ecfgrading.formats.encoding import drop_bom
 from ecfgrading.formats.lexer import expand_tables, lex
-from ecfgrading.formats.problems import ProblemLog, Report, StopReading, decoded
+from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Report, StopReading, decoded
 from ecfgrading.formats.results_checks import PartContext
 from ecfgrading.formats.results_event import build_event
 from ecfgrading.formats.results_fields import ALL_FIELDS
@@ -22,9 +22,11 @@ def read_results(handle: TextIO, *, strict: bool = False) -> Reading:
     return parse_results(handle.read(), strict=strict)
 
 
-def read_results_bytes(data: bytes, *, strict: bool = False) -> Reading:
-    """Read bytes: UTF-8, else Windows-1252; a byte-order mark is dropped."""
-    return _read(*decoded(data, strict))
+def read_results_bytes(
+    data: bytes, *, strict: bool = False, max_problems: int = MAX_PROBLEMS
+) -> Reading:
+    """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted."""
+    return _read(*decoded(data, strict, max_problems))
 
 
 def parse_results(text: str, *, strict: bool = False) -> Reading:
