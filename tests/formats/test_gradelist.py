@@ -214,7 +214,14 @@ names = (
     .filter(bool)
 )
 counts = st.none() | st.integers(0, 400)
-rates = st.builds(RateGrade, st.sampled_from(Category), counts, counts, counts)
+published = st.builds(
+    RateGrade,
+    st.sampled_from([c for c in Category if c is not Category.NONE]),
+    st.integers(0, 400),
+    counts,
+    counts,
+)
+rates = st.just(RateGrade(Category.NONE, None, None, None)) | published  # G23
 rows = st.builds(
     GradeListRow,
     code=st.integers(0, 999_999).map(GradingCode),
@@ -250,3 +257,51 @@ def test_a_field_too_large_for_the_csv_reader_is_reported_and_skipped() -> None:
     grade_list, report = parse_grade_list(text)
     assert [(p.code, p.line) for p in report] == [("bad-csv", 2)]
     assert grade_list is not None and grade_list.rows == (SMITH_ROW,)
+
+
+def _with(row: str, column: str, value: str) -> str:
+    cells = row.replace('"Smith, Jane"', "Smith; Jane").split(",")
+    cells[HEADER.split(",").index(column)] = value
+    return ",".join(cells).replace("Smith; Jane", '"Smith, Jane"')
+
+
+@pytest.mark.parametrize("column", ["Grade", "Grade1", "RGrade", "RGrade1"])
+def test_it_rejects_a_grade_above_any_list_could_hold(column: str) -> None:
+    problem = only(f"{HEADER}\n{_with(SMITH, column, '999')}\n", "out-of-range")
+    assert (problem.line, problem.field, problem.got, problem.severity) == (
+        2,
+        column,
+        "999",
+        "error",
+    )
+    assert problem.expected == "a grade of 0 to 400"
+
+
+def test_a_grade_of_400_is_still_a_grade() -> None:
+    (row,) = rows_of(f"{HEADER}\n{_with(SMITH, 'Grade', '400')}\n")
+    assert row.standard.grade == 400
+
+
+def test_g20_it_rejects_a_junior_age_above_the_junior_age() -> None:
+    problem = only(f"{HEADER}\n{_with(SMITH, 'JrAge', '150')}\n", "out-of-range")
+    assert (problem.field, problem.got) == ("JrAge", "150")
+    assert problem.expected == "a junior's age of 0 to 17"
+    assert rows_of(f"{HEADER}\n{_with(SMITH, 'JrAge', '17')}\n")[0].junior_age == 17
+
+
+@pytest.mark.parametrize(("column", "value"), [("Cat", ""), ("RCat", ""), ("Grade", "")])
+def test_g23_it_rejects_a_grade_without_its_category_or_the_reverse(
+    column: str, value: str
+) -> None:
+    problem = only(f"{HEADER}\n{_with(SMITH, column, value)}\n", "grade-without-category")
+    assert problem.field == ("RCat" if column == "RCat" else "Cat")
+    assert problem.severity == "error"
+
+
+def test_it_warns_of_a_name_without_a_comma_and_keeps_the_row() -> None:
+    row = SMITH.replace('"Smith, Jane"', "Smith Jane")
+    text = f"{HEADER}\n{row}\n"
+    grade_list, report = parse_grade_list(text)
+    assert report.codes() == ["name-without-comma"]
+    assert report.problems[0].severity == "warning" and report.ok
+    assert grade_list is not None and grade_list.rows[0].name == "Smith Jane"

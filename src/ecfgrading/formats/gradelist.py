@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category
 from ecfgrading.formats.encoding import drop_bom
 from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Report, StopReading, decoded
-from ecfgrading.formats.values import BadValue, grading_code, whole
+from ecfgrading.formats.values import MAX_GRADE, BadValue, grading_code, whole
 
 CLUB_COLUMNS = 6
 HEADER = (
@@ -153,9 +154,9 @@ def _row(cells: list[str], line: int, log: ProblemLog) -> GradeListRow | None:
         return None
     return GradeListRow(
         code,
-        cells[1],
+        cell.name(),
         cell.sex(),
-        cell.number(3),
+        cell.junior_age(),
         cell.rate(4),
         cell.rate(8),
         tuple(club for club in cells[12 : 12 + CLUB_COLUMNS] if club),
@@ -201,8 +202,30 @@ class _Cells:
 
     def rate(self, first: int) -> RateGrade:
         """Category, grade, previous grade and games, from column ``first`` on."""
-        numbers = (self.number(first + 1), self.number(first + 2), self.number(first + 3))
-        return RateGrade(self.category(first), *numbers)
+        grade, previous = self.grade(first + 1), self.grade(first + 2)
+        category, games = self.category(first), self.number(first + 3)
+        if (category is Category.NONE) != (grade is None):
+            # G23: a published grade always has its category, and a category its grade.
+            self._problem("grade-without-category", first, "a category and a grade together")
+        return RateGrade(category, grade, previous, games)
+
+    def grade(self, column: int) -> int | None:
+        grade = self.number(column)
+        if grade is not None and grade > MAX_GRADE:
+            self._problem("out-of-range", column, f"a grade of 0 to {MAX_GRADE}")
+        return grade
+
+    def junior_age(self) -> int | None:
+        """G20: only juniors have an age in the list, so it is at most the junior age."""
+        age = self.number(3)
+        if age is not None and age > ECF_2009.junior_max_age:
+            self._problem("out-of-range", 3, f"a junior's age of 0 to {ECF_2009.junior_max_age}")
+        return age
+
+    def name(self) -> str:
+        if self.cells[1] and "," not in self.cells[1]:
+            self._problem("name-without-comma", 1, "'Surname, Forenames'")
+        return self.cells[1]
 
     def sex(self) -> str:
         if self.cells[2].upper() not in ("M", "F", ""):

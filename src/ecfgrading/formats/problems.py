@@ -106,6 +106,9 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
         "bad-sex": _warning("a Sex not M or F"),
         "bad-nation": _warning("a Nation not of 3 letters"),
         "duplicate-code": _error("a grading code on two rows"),
+        "out-of-range": _error("a grade or junior age no list could hold"),
+        "grade-without-category": _error("a grade without its category, or the reverse (G23)"),
+        "name-without-comma": _warning("a Name without a comma: all of it is taken as the surname"),
     }
 )
 

@@ -13,6 +13,9 @@ FIRST_YEAR = 1900
 LAST_YEAR = 2099
 # No PIN, index, board or grade needs more; int() refuses over 4300 digits anyway.
 MAX_DIGITS = 9
+# Above any grade ever published (the strongest players stand near 290): a typing
+# mistake or a placeholder such as 999, never a grade.
+MAX_GRADE = 400
 
 
 class BadValue(ValueError):
