@@ -486,3 +486,22 @@ def test_a_submission_index_not_above_the_last_is_an_error_on_its_line() -> None
         "1",
     )
     assert problem.severity == "error"
+
+
+def test_a_submission_index_of_0_is_an_error_on_its_line() -> None:
+    text = SPEC_EXAMPLE.replace("#SUBMISSION INDEX=1", "#SUBMISSION INDEX=0")
+    problem = only(text, "bad-number")
+    assert_problem(problem, 3, "SUBMISSION INDEX")
+    assert problem.expected == "1 or more"
+
+
+def test_the_same_code_under_two_pins_is_an_error_at_the_second() -> None:
+    text = SPEC_EXAMPLE.replace(
+        "#PIN=2#NAME=Smith, Jane", "#PIN=2#BCF CODE=261619B#NAME=Bloggs, Joe"
+    )
+    problem = only(text, "duplicate-code")
+    assert_problem(problem, line_of(text, "#PIN=2"), "ECF CODE")
+    assert (
+        problem.expected
+        == f"a grading code on one PIN only (PIN 1, line {line_of(text, '#PIN=1')})"
+    )

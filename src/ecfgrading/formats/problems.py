@@ -105,7 +105,7 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
         "bad-category": _error("a category not X, A, B, C, D or E"),
         "bad-sex": _warning("a Sex not M or F"),
         "bad-nation": _warning("a Nation not of 3 letters"),
-        "duplicate-code": _error("a grading code on two rows"),
+        "duplicate-code": _error("a grading code on two rows, or under two PINs"),
         "out-of-range": _error("a grade or junior age no list could hold"),
         "grade-without-category": _error("a grade without its category, or the reverse (G23)"),
         "name-without-comma": _warning("a Name without a comma: all of it is taken as the surname"),

@@ -42,6 +42,18 @@ def check_unique_pin(player: PlayerEntry, first_lines: dict[int, int], log: Prob
         log.add("duplicate-pin", player.line, "PIN", expected, str(player.pin))
 
 
+def check_unique_code(
+    player: PlayerEntry, first_pins: dict[int, tuple[int, int]], log: ProblemLog
+) -> None:
+    """One person, one PIN: the same code under two PINs would pair him with himself."""
+    if player.code is None:
+        return
+    first = first_pins.setdefault(player.code.number, (player.pin, player.line))
+    if first[0] != player.pin:
+        expected = f"a grading code on one PIN only (PIN {first[0]}, line {first[1]})"
+        log.add("duplicate-code", player.line, "ECF CODE", expected, str(player.code))
+
+
 def check_game(game: GameResult, lines: dict[str, int], part: PartContext, log: ProblemLog) -> None:
     """Checks of one game against the player list, the event's days and its part."""
     for attr, pin in (("pin1", game.pin1), ("pin2", game.pin2)):

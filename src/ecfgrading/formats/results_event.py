@@ -39,6 +39,7 @@ def build_event(tokens: Sequence[Token], header_line: int, log: ProblemLog) -> E
     """EventDetails from the EVENT DETAILS fields, reporting what is missing or wrong."""
     values, lines = collect(tokens, EVENT_FIELDS, log)
     _require(values, lines, header_line, log)
+    _check_index(values, lines, log)
     _check_dates(values, lines, log)
     control = time_control(values, lines, header_line, log)
     if control is not None:
@@ -57,6 +58,13 @@ def _require(values: dict[str, Any], lines: dict[str, int], header: int, log: Pr
             log.add("missing-field", header, _NAMES[attr], "in EVENT DETAILS", "")
         elif values.get(attr) == "":
             log.add("missing-field", lines[attr], _NAMES[attr], "with a value", "")
+
+
+def _check_index(values: dict[str, Any], lines: dict[str, int], log: ProblemLog) -> None:
+    """SUBMISSION INDEX is 1 for the first file of an event (results-file.md)."""
+    if values.get("submission_index") == 0:
+        name = _NAMES["submission_index"]
+        log.add("bad-number", lines["submission_index"], name, "1 or more", "0")
 
 
 def _check_dates(values: dict[str, Any], lines: dict[str, int], log: ProblemLog) -> None:

@@ -12,6 +12,7 @@ from ecfgrading.formats.results_checks import (
     check_game,
     check_pairing,
     check_player,
+    check_unique_code,
     check_unique_pin,
 )
 from ecfgrading.formats.results_fields import PART_FIELDS, PLAYER_FIELDS, RESULT_FIELDS, collect
@@ -24,10 +25,12 @@ def build_players(sets: Sequence[Sequence[Token]], log: ProblemLog) -> tuple[Pla
     """Every player set whose PIN is readable; a PIN used twice is reported."""
     players: list[PlayerEntry] = []
     first_lines: dict[int, int] = {}
+    first_pins: dict[int, tuple[int, int]] = {}
     for tokens in sets:
         player = build_player(tokens, log)
         if player is not None:
             check_unique_pin(player, first_lines, log)
+            check_unique_code(player, first_pins, log)
             players.append(player)
     return tuple(players)
 
