@@ -206,12 +206,15 @@ class _Known:
 class RecordIndex:
     """Players on record by code, by surname key and first forename, and by similar surname.
 
-    Mutable only through ``add``: the players an import creates join it as it goes.
+    Mutable only through ``add``, ``add_alias``, ``replace`` and ``remove``: the players an
+    import creates join it as it goes, and what other imports changed is brought in by
+    ``replace`` (a record whose birth date or clubs changed) and ``remove`` (merged away).
     """
 
     def __init__(self) -> None:
         self._by_id: dict[int, _Known] = {}
         self._by_code: dict[int, _Known] = {}
+        self._codes_of: dict[int, set[int]] = {}  # player id -> codes (own and aliases)
         # Surname key -> first initial -> first forename -> records ('' for none): whole
         # groups of a common surname are passed over when their first forename conflicts.
         self._by_surname: dict[str, dict[str, dict[str, list[_Known]]]] = {}
@@ -239,11 +242,31 @@ class RecordIndex:
         if record.code is not None:
             self._claim(record.code, known)
         self._by_id[record.id] = known
+        self._group(known).append(known)
+        self._surnames.add(known.name.surname)
+
+    def replace(self, record: PlayerRecord) -> None:
+        """The record as it now stands, keeping the codes that resolve to it."""
+        codes = self._codes_of.get(record.id, set()) - {record.code}
+        self.remove(record.id)
+        self.add(record)
+        for code in codes:
+            self._claim(code, self._by_id[record.id])
+
+    def remove(self, player_id: int) -> None:
+        """A record no longer on record by itself (merged into another); no-op if unknown."""
+        known = self._by_id.pop(player_id, None)
+        if known is None:
+            return
+        for code in self._codes_of.pop(player_id, set()):
+            if self._by_code.get(code) is known:
+                del self._by_code[code]
+        self._group(known).remove(known)
+
+    def _group(self, known: _Known) -> list[_Known]:
         first = known.name.first_forename
         by_initial = self._by_surname.setdefault(known.name.surname, {})
-        by_first = by_initial.setdefault(first[:1], {})
-        by_first.setdefault(first, []).append(known)
-        self._surnames.add(known.name.surname)
+        return by_initial.setdefault(first[:1], {}).setdefault(first, [])
 
     def add_alias(self, code: int, player_id: int) -> None:
         """A merged player's code keeps resolving to the surviving record."""
@@ -267,6 +290,7 @@ class RecordIndex:
                 f"not {known.record.describe()}"
             )
         self._by_code[code] = known
+        self._codes_of.setdefault(known.record.id, set()).add(code)
 
     def _holding(self, code: int) -> _Known | None:
         return self._by_code.get(code)

@@ -1,7 +1,7 @@
 """Identifying the players of a results file (the issue's "Identification" rules).
 
 Pure: records are built in memory, no database. The speed check at the bottom is run by
-hand: ``.venv/bin/python -m tests.services.test_identify``.
+hand: ``.venv/bin/python -m tests.matching.test_identify``.
 """
 
 from __future__ import annotations
@@ -601,3 +601,38 @@ def _speed_check(players: int = 60_000, entries: int = 20_000) -> None:
 
 if __name__ == "__main__":
     _speed_check()
+
+
+# -- keeping the index current: what other imports changed ---------------------------------
+
+
+def test_a_replaced_record_is_found_with_its_new_birth_date() -> None:
+    index = RecordIndex.build([record(1, "Bloggs, Joe", "261619B")])
+    born = date(2001, 3, 2)
+    index.replace(record(1, "Bloggs, Joe", "261619B", born=born))
+    assert index.holder(GradingCode.parse("261619B").number) == record(
+        1, "Bloggs, Joe", "261619B", born=born
+    )
+    # Another Joe Bloggs born on another day is now ruled out, so a new player is made.
+    entry = received("Bloggs, Joe", date_of_birth=date(1970, 1, 1))
+    assert identify(entry, index).kind is DecisionKind.CREATE_NEW
+
+
+def test_a_replaced_record_keeps_the_aliases_that_resolve_to_it() -> None:
+    index = RecordIndex.build([record(1, "Bloggs, Joe", "261619B")], {233310: 1})
+    index.replace(record(1, "Bloggs, Joe", "261619B", clubs=("Anytown",)))
+    assert index.holder(233310) is not None and index.holder(233310).id == 1
+
+
+def test_a_removed_record_no_longer_links_or_holds_its_code() -> None:
+    index = RecordIndex.build([record(1, "Bloggs, Joe", "261619B", clubs=("Anytown",))])
+    index.remove(1)
+    assert len(index) == 0 and index.holder(261619) is None
+    entry = received("Bloggs, Joe", club_name="Anytown")
+    assert identify(entry, index).kind is DecisionKind.CREATE_NEW
+
+
+def test_removing_an_unknown_record_changes_nothing() -> None:
+    index = RecordIndex.build([record(1, "Bloggs, Joe")])
+    index.remove(99)
+    assert len(index) == 1
