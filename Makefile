@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install lint typecheck pytest pytest-postgres test bench demo docs clean
 
-# The PostgreSQL pass of the suite; .ci/run makes sure the server is up.
+# The PostgreSQL pass of the suite runs on the server at this URL when one answers, else
+# on a throwaway server made from the installed PostgreSQL programs and removed after.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 
 $(STAMP): pyproject.toml
@@ -28,9 +29,12 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# Database tests again on PostgreSQL (pure engine and format tests need no second pass).
+# Database tests again on PostgreSQL (pure engine, format and matching tests, and the throwaway
+# server's own, need no second pass).
 pytest-postgres: $(STAMP)
-	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/pytest --ignore=tests/engine --ignore=tests/formats $(PYTEST_ARGS)
+	$(BIN)/python scripts/throwaway_postgres.py $(TEST_DATABASE_URL) -- \
+		$(BIN)/pytest --ignore=tests/engine --ignore=tests/formats --ignore=tests/matching \
+		--ignore=tests/test_throwaway_postgres.py $(PYTEST_ARGS)
 
 test: lint typecheck pytest pytest-postgres
 

@@ -1,14 +1,19 @@
-"""Time reading and importing a national season of results files (bench/results_files.py).
+"""Time reading and importing a national season of results files, made by the demo.
 
-    .venv/bin/python bench/ingest.py [--games 200000] [--events 1500] [--players 60000]
-                                     [--seed 1] [--skip-import] [--postgres URL]
+    .venv/bin/python bench/ingest.py [--size national] [--games N] [--players N]
+                                     [--seed 2009] [--skip-import] [--postgres URL]
                                      [--max-files N]
+
+The season is the first of the demo federation (``ecfgrading.demo.generate``, the same
+one ``ecfgrading demo --size national --seed 2009`` builds): the starting list 2009-07
+and every results file of 2009-10, in the order received. ``--games`` and ``--players``
+change the size's games a season and players on record; the events follow from them.
 
 (a) parse and check: ``read_results_bytes`` over every file, in games per second;
 (b) import into SQLite: a fresh ECFGRADING_HOME (DATABASE_URL unset), ``migrate``, the
     starting list through ``import_grade_list``, then every file through
-    ``services.ingest.ResultsImporter``, one batch as ``results import`` runs it (or
-    the first ``--max-files``, in event order);
+    ``services.results.import_files``, one batch as ``results import`` runs it (or the
+    first ``--max-files``);
 (c) the same on PostgreSQL with ``--postgres URL``, in a scratch database
     ``ecfgrading_bench`` created and dropped on that URL's server.
 
@@ -27,14 +32,15 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from results_files import LIST_ID, Season, generate_season
+from ecfgrading.demo import SIZES, DemoFile, DemoSize, generate
+from ecfgrading.demo.seasons import DEMO_SEASONS, season_label
+from ecfgrading.demo.startlist import FILENAME, LIST_ID
 
-BENCH = Path(__file__).resolve().parent
 MARK = "BENCH-RESULT "  # a child's last line of output: its figures as JSON
 SCRATCH = "ecfgrading_bench"
 
@@ -50,6 +56,46 @@ class Row:
     rate: str = "-"
 
 
+# The season ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Season:
+    """The demo's first season as the grading team receives it."""
+
+    list_csv: bytes
+    files: tuple[DemoFile, ...]  # in the order received
+    seconds: float  # to generate the whole demo federation
+    generated: int  # games in all its seasons
+
+    @property
+    def games(self) -> int:
+        return sum(demo_file.games for demo_file in self.files)
+
+
+def first_season(size: DemoSize, seed: int) -> Season:
+    """The demo federation's first season (the generator draws all three)."""
+    federation = generate(size, seed)
+    first = DEMO_SEASONS[0]
+    return Season(
+        list_csv=federation.start_list,
+        files=tuple(f for f in federation.files if f.season == first),
+        seconds=federation.seconds,
+        generated=sum(event.games for event in federation.events),
+    )
+
+
+def season_rows(season: Season, size: DemoSize) -> list[Row]:
+    entries = sum(len(demo_file.pins) for demo_file in season.files)
+    uncoded = sum(demo_file.uncoded for demo_file in season.files)
+    label = season_label(DEMO_SEASONS[0])
+    return [
+        Row(f"generate demo ({size.name})", "-", f"{season.generated:,} games", season.seconds),
+        Row(f"  season {label}", "-", f"{season.games:,} games, {len(season.files):,} files"),
+        Row("  player entries", "-", f"{entries:,}, {uncoded:,} without a code"),
+    ]
+
+
 # (a) parse and check ----------------------------------------------------------------------
 
 
@@ -58,13 +104,13 @@ def parse_rows(season: Season) -> list[Row]:
 
     start = time.perf_counter()
     games, problems = 0, 0
-    for _, data in season.files:
-        results, report = read_results_bytes(data)
+    for demo_file in season.files:
+        results, report = read_results_bytes(demo_file.data)
         problems += len(report)
         games += sum(1 for _ in results.games()) if results is not None else 0
     files = time.perf_counter() - start
     start = time.perf_counter()
-    grade_list, _ = read_grade_list_bytes(season.list_csv.encode())
+    grade_list, _ = read_grade_list_bytes(season.list_csv)
     rows = len(grade_list.rows) if grade_list is not None else 0
     csv = time.perf_counter() - start
     return [
@@ -82,11 +128,14 @@ def _per(count: int, seconds: float, unit: str) -> str:
 
 
 def write_season(season: Season, directory: Path) -> None:
-    (directory / "list.csv").write_text(season.list_csv, encoding="utf-8", newline="")
+    """The list, the results files, and ``order``: their names in the order received."""
+    (directory / FILENAME).write_bytes(season.list_csv)
     results = directory / "results"
     results.mkdir()
-    for name, data in season.files:
-        (results / name).write_bytes(data)
+    for demo_file in season.files:
+        (results / demo_file.filename).write_bytes(demo_file.data)
+    names = "".join(f"{demo_file.filename}\n" for demo_file in season.files)
+    (directory / "order").write_text(names, encoding="utf-8")
 
 
 def run_child(directory: Path, database: str, env: dict[str, str], max_files: int) -> list[Row]:
@@ -148,9 +197,9 @@ def worker(directory: Path, max_files: int) -> list[dict[str, Any]]:
 
     django.setup()
     rows = [_timed("migrate", lambda: call_command("migrate", verbosity=0), "")]
-    rows.append(_list_import((directory / "list.csv").read_bytes()))
-    # Event order (the number after the kind's prefix) mixes the kinds as a season does.
-    paths = sorted((directory / "results").iterdir(), key=lambda path: path.name[2:])
+    rows.append(_list_import((directory / FILENAME).read_bytes()))
+    names = (directory / "order").read_text(encoding="utf-8").split()
+    paths = [directory / "results" / name for name in names]
     rows += _results_import(paths[:max_files] if max_files else paths)
     return rows
 
@@ -165,7 +214,7 @@ def _list_import(data: bytes) -> dict[str, Any]:
     from ecfgrading.services.lists.imports import import_grade_list
 
     start = time.perf_counter()
-    result = import_grade_list(data, list_id=LIST_ID, filename="list.csv", actor="bench")
+    result = import_grade_list(data, list_id=LIST_ID, filename=FILENAME, actor="bench")
     seconds = time.perf_counter() - start
     rows = result.players_created + result.players_updated + result.players_unchanged
     entries = sum(result.entries.values())
@@ -178,20 +227,21 @@ def _list_import(data: bytes) -> dict[str, Any]:
 
 
 def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
-    from ecfgrading.services.results.ingest import ResultsImporter
+    from ecfgrading.services.results import import_files
 
-    # One importer for the batch: the players on record are indexed once, as the CLI does.
-    importer = ResultsImporter(sender="bench")
-    start, accepted, games = time.perf_counter(), 0, 0
-    for n, path in enumerate(paths, start=1):
-        data = path.read_bytes()
-        result = importer.import_file(data, path.name)
-        accepted += bool(getattr(result, "accepted", False))
-        games += data.count(b"#PIN1=")
-        if n % 25 == 0:
+    files = [(path.name, path.read_bytes()) for path in paths]
+    games = sum(data.count(b"#PIN1=") for _, data in files)  # one line per game
+    start = time.perf_counter()
+
+    def progress(done: int, total: int, filename: str) -> None:
+        if done % 100 == 0 and done:
             elapsed = time.perf_counter() - start
-            print(f"  {n:,}/{len(paths):,} files, {elapsed:.0f} s", file=sys.stderr, flush=True)
+            print(f"  {done:,}/{total:,} files, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+    # One batch, as `results import` runs it: the players on record are indexed once.
+    results = import_files(files, sender="bench", progress=progress)
     seconds = time.perf_counter() - start
+    accepted = sum(1 for result in results if result.accepted)
     return [
         {
             "step": "results import",
@@ -228,10 +278,10 @@ def print_table(rows: list[Row]) -> None:
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=200_000)
-    parser.add_argument("--events", type=int, default=1_500)
-    parser.add_argument("--players", type=int, default=60_000, help="players on record")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", choices=SIZES, default="national", help="a demo size")
+    parser.add_argument("--games", type=int, help="games a season (default: the size's)")
+    parser.add_argument("--players", type=int, help="players in all (default: the size's)")
+    parser.add_argument("--seed", type=int, default=2009)
     parser.add_argument("--skip-import", action="store_true", help="time (a) only")
     parser.add_argument("--postgres", metavar="URL", help="also import into PostgreSQL")
     parser.add_argument("--max-files", type=int, default=0, help="import only N results files")
@@ -244,11 +294,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.worker is not None:
         print(MARK + json.dumps(worker(args.worker, args.max_files)), flush=True)
         return
-    start = time.perf_counter()
-    season = generate_season(args.games, args.events, args.players, args.seed)
-    generated = time.perf_counter() - start
-    rows = [Row("generate season", "-", f"{season.games:,} games", generated)]
-    rows.append(Row("  files", "-", f"{len(season.files):,} ({_references(season)})"))
+    size = chosen_size(args)
+    season = first_season(size, args.seed)
+    rows = season_rows(season, size)
     rows += parse_rows(season)
     if not args.skip_import:
         with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-season-") as directory:
@@ -259,9 +307,13 @@ def main(argv: list[str] | None = None) -> None:
     print_table(rows)
 
 
-def _references(season: Season) -> str:
-    refs = season.references
-    return f"players by code {refs['code']:,}, by name {refs['name']:,}, new {refs['new']:,}"
+def chosen_size(args: argparse.Namespace) -> DemoSize:
+    size = SIZES[args.size]
+    if args.games is not None:
+        size = replace(size, name=f"{size.name}, {args.games:,} games", games=args.games)
+    if args.players is not None:
+        size = replace(size, name=f"{size.name}, {args.players:,} players", players=args.players)
+    return size
 
 
 if __name__ == "__main__":
