@@ -19,12 +19,12 @@ from ecfgrading.engine import (
     compute_list,
     ecf_to_fide,
     ecf_to_national_elo,
-    explain,
     fide_to_ecf,
     is_valid_code,
     national_elo_to_ecf,
     rate_of_play,
 )
+from ecfgrading.engine.explain import explain
 from tests.engine.builders import Season
 
 

@@ -4,7 +4,9 @@ Imports only the standard library, numpy and scipy.
 
 Names are loaded when first used (PEP 562), so that importing one small module such
 as ``engine.types`` (the registry's choices do) does not load NumPy and SciPy: the CLI
-starts in a fraction of the time.
+starts in a fraction of the time. The function ``explain`` is not among them: a name
+equal to a submodule's would be replaced by the submodule once that is imported; import
+it from ``ecfgrading.engine.explain``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
         fide_to_ecf,
         national_elo_to_ecf,
     )
-    from ecfgrading.engine.explain import Explanation, explain, format_explanation
+    from ecfgrading.engine.explain import Explanation, format_explanation
     from ecfgrading.engine.inputs import (
         GameTable,
         History,
@@ -71,7 +73,6 @@ _HOME = {
     "compute_list": "compute",
     "ecf_to_fide": "conversions",
     "ecf_to_national_elo": "conversions",
-    "explain": "explain",
     "fide_to_ecf": "conversions",
     "format_explanation": "explain",
     "is_valid_code": "codes",
@@ -108,7 +109,6 @@ __all__ = [
     "compute_list",
     "ecf_to_fide",
     "ecf_to_national_elo",
-    "explain",
     "fide_to_ecf",
     "format_explanation",
     "is_valid_code",

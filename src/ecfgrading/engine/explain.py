@@ -1,14 +1,25 @@
-"""How a grade was calculated, game by game (rules, section 10)."""
+"""How a grade was calculated, game by game (rules, section 10).
+
+``explain`` reads a fresh computation; ``explain_stored`` reads the rows a list version
+stored (G17) under the rule set that version names. Both share the rules (G12's cap,
+G14/G15's games brought forward) with ``compute_list`` and one assembly of the total.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
 
+from ecfgrading.engine.forward import BroughtForward, most_recent, notional
+from ecfgrading.engine.grading import game_points
+from ecfgrading.engine.inputs import BoolArray, History, StoredGames, StoredTotals
 from ecfgrading.engine.outcome import Entry, ListOutcome
-from ecfgrading.engine.types import Rate, ResultCode
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.rules import RuleSet
+from ecfgrading.engine.types import Category, Flag, Rate, ResultCode
 
 
 @dataclass(frozen=True)
@@ -61,24 +72,122 @@ class Explanation:
     points_total: float
 
 
+# --- the stored rows of a published grade (G17) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One P0 game of the player, from his side, as his list version stored it."""
+
+    game_id: int
+    date: date | None
+    opponent_id: int
+    opponent_start: float  # the opponent's starting grade in the same version (G13)
+    score: float  # the player's: 1, 0.5 or 0
+    points: float  # the points the version stored for him (G12)
+
+
+@dataclass(frozen=True)
+class StoredPeriodGame:
+    """A game of P1 or P2 with the points the version grading that period stored."""
+
+    game_id: int
+    date: date | None
+    order: int  # recording order: a larger number was recorded later (G15 tie-break)
+    points: float
+
+
+@dataclass(frozen=True)
+class StoredPeriod:
+    """What the version that graded P1 or P2 stored for the player (G17)."""
+
+    n: int = 0
+    total: float = 0.0
+    games: tuple[StoredPeriodGame, ...] = ()  # rapid only: G15 brings actual games
+
+
+@dataclass(frozen=True)
+class StoredGrade:
+    """A stored list entry and the rows its explanation reads (nothing is recomputed)."""
+
+    list_id: ListId
+    rate: Rate
+    entry: Entry
+    games: tuple[StoredGame, ...]  # P0, as this version stored it
+    p1: StoredPeriod = StoredPeriod()
+    p2: StoredPeriod = StoredPeriod()
+
+    def __post_init__(self) -> None:
+        if self.rate is not Rate.RAPID:
+            return
+        for k, period in ((1, self.p1), (2, self.p2)):
+            if len(period.games) != period.n:  # G15 needs every stored rapid game
+                raise ValueError(
+                    f"expected {period.n} stored games for P{k}, got {len(period.games)}"
+                )
+
+
 def explain(outcome: ListOutcome, index: int) -> Explanation:
     """The breakdown of section 10 for the player at ``index`` (KeyError if inactive)."""
     entry = outcome.entry(index)
-    lines = _game_lines(outcome, index)
-    forward = () if outcome.players.x_grade[index] else _forward(outcome, index)
-    counted = [line for line in lines if line.in_h0 or not outcome.players.x_grade[index]]
-    total = sum(line.points for line in counted) + sum(f.points for f in forward)
-    return Explanation(
-        list_id=str(outcome.inputs.list_id),
-        rate=outcome.inputs.rate,
+    inputs = outcome.inputs
+    return _assemble(
+        list_id=str(inputs.list_id),
+        rate=inputs.rate,
         entry=entry,
+        lines=_game_lines(outcome, index),
+        bring_forward=lambda: _forward(inputs.rate, inputs.history, outcome.players.forward, index),
+        x_grade=bool(outcome.players.x_grade[index]),
         unanchored=bool(outcome.players.unanchored[index]),
         first_estimate=_maybe(outcome.players.first_estimate[index]),
-        games=tuple(lines),
+    )
+
+
+def explain_stored(stored: StoredGrade, rules: RuleSet) -> Explanation:
+    """Section 10 for a stored grade, under the rule set its version was computed with."""
+    entry = stored.entry
+    return _assemble(
+        list_id=str(stored.list_id),
+        rate=stored.rate,
+        entry=entry,
+        lines=_stored_lines(stored, rules),
+        bring_forward=lambda: _stored_forward(stored, rules),
+        x_grade=entry.category is Category.X,
+        unanchored=Flag.UNANCHORED in entry.flags,
+        first_estimate=None,  # G8's first stage is not stored
+    )
+
+
+def _assemble(
+    *,
+    list_id: str,
+    rate: Rate,
+    entry: Entry,
+    lines: Sequence[GameLine],
+    bring_forward: Callable[[], tuple[Forward, ...]],
+    x_grade: bool,
+    unanchored: bool,
+    first_estimate: float | None,
+) -> Explanation:
+    """G16: an X grade counts its H0 games only and brings nothing forward."""
+    forward = () if x_grade else bring_forward()
+    counted = [line for line in lines if line.in_h0 or not x_grade]
+    total = sum(line.points for line in counted) + sum(f.points for f in forward)
+    return Explanation(
+        list_id=list_id,
+        rate=rate,
+        entry=entry,
+        unanchored=unanchored,
+        first_estimate=first_estimate,
+        games=tuple(sorted(lines, key=_by_date)),
         forward=forward,
-        x_grade=bool(outcome.players.x_grade[index]),
+        x_grade=x_grade,
         points_total=total,
     )
+
+
+def _by_date(line: GameLine) -> tuple[date, int]:
+    return (line.date or date.min, line.game_id)
 
 
 def _game_lines(outcome: ListOutcome, index: int) -> list[GameLine]:
@@ -102,29 +211,75 @@ def _game_lines(outcome: ListOutcome, index: int) -> list[GameLine]:
                 in_h0=bool(outcome.in_h0[g]),
             )
         )
-    return sorted(lines, key=lambda line: (line.date or date.min, line.game_id))
+    return lines
 
 
-def _forward(outcome: ListOutcome, index: int) -> tuple[Forward, ...]:
-    cols, history = outcome.players, outcome.inputs.history
-    taken = {1: int(cols.forward.from_p1[index]), 2: int(cols.forward.from_p2[index])}
+def _stored_lines(stored: StoredGrade, rules: RuleSet) -> list[GameLine]:
+    """G12 through the engine's own ``game_points``: the player is index 0, opponents 1..n."""
+    games, h0 = stored.games, stored.list_id.h0()
+    start = np.array([stored.entry.start_grade, *(g.opponent_start for g in games)])
+    them = np.arange(1, len(games) + 1, dtype=np.int64)
+    score = np.array([g.score for g in games], dtype=np.float64)
+    counted_as = game_points(start, np.zeros_like(them), them, score, rules).value1
+    return [
+        GameLine(
+            game_id=g.game_id,
+            date=g.date,
+            opponent_index=-1,  # a stored grade has no input table to index
+            opponent_id=g.opponent_id,
+            opponent_start=g.opponent_start,
+            counted_as=float(value),
+            score=g.score,
+            points=g.points,  # as stored (G17), not recomputed
+            in_h0=g.date in h0,
+        )
+        for g, value in zip(games, counted_as, strict=True)
+    ]
+
+
+def _stored_forward(stored: StoredGrade, rules: RuleSet) -> tuple[Forward, ...]:
+    """G14/G15 towards the target of G18/G19, by the engine's own selection."""
+    history = _history(stored)
+    n0 = np.array([stored.entry.games_latest], dtype=np.int64)
+    target = np.array([rules.target(stored.entry.junior_age is not None)], dtype=np.int64)
+    bring = most_recent if stored.rate is Rate.RAPID else notional
+    return _forward(stored.rate, history, bring(n0, target, history), 0)
+
+
+def _history(stored: StoredGrade) -> History:
+    """The stored periods as the engine's history of one player (index 0)."""
+    periods = ((1, stored.p1), (2, stored.p2))
+    rows = [(k, g) for k, period in periods for g in period.games]
+    games = StoredGames.of(
+        game_ids=[g.game_id for _, g in rows],
+        player=np.zeros(len(rows), dtype=np.int64),
+        period=[k for k, _ in rows],
+        date=np.array([g.date for _, g in rows], dtype="datetime64[D]"),
+        order=[g.order for _, g in rows],
+        points=[g.points for _, g in rows],
+    )
+    p1, p2 = (StoredTotals.of([p.n], [p.total], 1) for p in (stored.p1, stored.p2))
+    return History(p1, p2, games)
+
+
+def _forward(
+    rate: Rate, history: History, brought: BroughtForward, index: int
+) -> tuple[Forward, ...]:
+    taken = {1: int(brought.from_p1[index]), 2: int(brought.from_p2[index])}
     parts = []
     for period, totals in ((1, history.p1), (2, history.p2)):
         if taken[period] == 0:
             continue
-        if outcome.inputs.rate is Rate.RAPID:
-            parts.append(_actual(outcome, index, period, taken[period]))
+        if rate is Rate.RAPID:
+            parts.append(_actual(history.games, brought.used, index, period, taken[period]))
         else:
             average = float(totals.total[index] / totals.n[index])
             parts.append(Forward(period, taken[period], average, taken[period] * average, ()))
     return tuple(parts)
 
 
-def _actual(outcome: ListOutcome, index: int, period: int, taken: int) -> Forward:
-    stored = outcome.inputs.history.games
-    rows = np.flatnonzero(
-        outcome.history_used & (stored.player == index) & (stored.period == period)
-    )
+def _actual(stored: StoredGames, used: BoolArray, index: int, period: int, taken: int) -> Forward:
+    rows = np.flatnonzero(used & (stored.player == index) & (stored.period == period))
     lines = tuple(
         StoredLine(int(stored.game_ids[r]), _day(stored.date[r]), float(stored.points[r]))
         for r in rows

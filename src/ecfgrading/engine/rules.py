@@ -6,7 +6,9 @@ A rule set is a frozen value: pass another one to compute under other rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -93,3 +95,16 @@ class RuleSet:
 
 
 ECF_2009 = RuleSet()
+
+# The rule sets a list version may name (ListVersion.rules_name), by name; read-only so
+# no caller can register a rule set behind the others' backs.
+RULE_SETS: Mapping[str, RuleSet] = MappingProxyType({ECF_2009.name: ECF_2009})
+
+
+def rule_set(name: str) -> RuleSet:
+    """The rule set called ``name``; ValueError naming the known sets otherwise."""
+    try:
+        return RULE_SETS[name]
+    except KeyError:
+        known = ", ".join(sorted(RULE_SETS))
+        raise ValueError(f"unknown rule set {name!r} (known: {known})") from None
