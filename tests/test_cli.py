@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
+import subprocess
+import sys
+from datetime import date
 from pathlib import Path
 
+import openpyxl
 import pytest
 from click.testing import CliRunner
+from django.db.models import Q
 
 from ecfgrading.cli import main
+from ecfgrading.registry.models import AuditLog, Event, Game, PendingIdentification, Player
+from ecfgrading.registry.numbering import resolve_code
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +34,9 @@ GAMES = [
 
 
 def invoke(*args: str) -> tuple[int, str]:
+    """Run the command; a user's mistake ends in a clean exit, never an exception."""
     result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     return result.exit_code, result.output
 
@@ -71,6 +83,13 @@ def test_domain_errors_exit_1_with_a_message(tmp_path: Path) -> None:
     assert "expected a version of the standard list 2013-07" in output
 
 
+def test_help_needs_no_django() -> None:
+    """The error contract is caught at the top without importing Django: --help stays fast."""
+    script = "import sys, ecfgrading.cli; print(sorted(m for m in sys.modules if 'django' in m))"
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert ran.stdout.strip() == "[]"
+
+
 def test_usage_errors_exit_2() -> None:
     assert invoke("grade", "--list", "2013-07")[0] == 2
     assert invoke("results", "import", "/no/such/file.txt")[0] == 2
@@ -107,3 +126,317 @@ def test_a_grade_from_a_loaded_list_says_its_games_are_not_on_record(tmp_path: P
         "assign", "261619B", "--rate", "standard", "--from", "2010-07", "--grade", "nan"
     )
     assert (code, "expected a grade from 0 to 400, got nan" in output) == (1, True)
+
+
+# -- a graded season, built by hand ---------------------------------------------------------
+# The 2012-07 list gives four players their previous grades (G4). In the 2013-07 season
+# Bloggs (150) beats Smith (100) thirty times and Weak (10) beats Zero (6) thirty times;
+# two newcomers who only meet each other draw once. By G12 (the 40-point rule):
+#   Bloggs: Smith counts as 150 - 40 = 110, a win is 160 -> grade 160 (30 games: A, G19)
+#   Smith:  Bloggs counts as 100 + 40 = 140, a loss is 90 -> grade 90
+#   Weak:   Zero counts as 6 (within 40), a win is 56 -> grade 56
+#   Zero:   Weak counts as 10, a loss is -40 -> published as 0 (G21)
+#   Doe and Roe: a closed pool (G11), unanchored, one game each: not published (G23)
+
+LIST_2012 = (
+    "Ref,Name,Sex,JrAge,Cat,Grade,Grade1,Games,RCat,RGrade,RGrade1,RGames,"
+    "ClubNam1,ClubNam2,ClubNam3,ClubNam4,ClubNam5,ClubNam6,FIDECode,Nation\n"
+    '261619B,"Bloggs, Joe",M,,A,150,148,30,,,,,Walsall,,,,,,,ENG\n'
+    '155624B,"Smith, Jane",F,,A,100,104,30,,,,,Anytown,,,,,,,ENG\n'
+    '102807J,"Weak, Will",M,,A,10,12,30,,,,,Anytown,,,,,,,ENG\n'
+    '233310H,"Zero, Zak",M,,A,6,8,30,,,,,Anytown,,,,,,,ENG\n'
+)
+SEASON_PLAYERS = [
+    "#PIN=1#BCF CODE=261619B#NAME=Bloggs, Joe#CLUB NAME=Walsall",
+    "#PIN=2#BCF CODE=155624B#NAME=Smith, Jane#CLUB NAME=Anytown",
+    "#PIN=3#BCF CODE=102807J#NAME=Weak, Will#CLUB NAME=Anytown",
+    "#PIN=4#BCF CODE=233310H#NAME=Zero, Zak#CLUB NAME=Anytown",
+    "#PIN=5#NAME=Doe, Jane#CLUB NAME=Faraway",
+    "#PIN=6#NAME=Roe, Rita#CLUB NAME=Faraway",
+]
+SEASON_GAMES = [
+    *(f"#PIN1=1#SCORE=10#PIN2=2#ROUND={r}#GAME DATE=11/05/2013" for r in range(1, 31)),
+    *(f"#PIN1=4#SCORE=01#PIN2=3#ROUND={r}#GAME DATE=12/05/2013" for r in range(1, 31)),
+    "#PIN1=5#SCORE=55#PIN2=6#ROUND=1#GAME DATE=12/05/2013",
+]
+
+
+def graded_season(tmp_path: Path) -> None:
+    """The season above imported, graded and published through the CLI."""
+    start = tmp_path / "grades201207.csv"
+    start.write_text(LIST_2012)
+    results = tmp_path / "congress.txt"
+    results.write_bytes(results_file(SEASON_PLAYERS, SEASON_GAMES))
+    for args in (
+        ("lists", "import", str(start), "--list", "2012-07", "--rate", "standard"),
+        ("results", "import", str(results)),
+        ("grade", "--list", "2013-07", "--rate", "standard"),
+        ("publish", "--list", "2013-07", "--rate", "standard", "--version", "initial"),
+    ):
+        code, output = invoke(*args)
+        assert code == 0, output
+
+
+def season_report(tmp_path: Path, name: str, *options: str) -> str:
+    graded_season(tmp_path)
+    code, output = invoke("report", name, "--list", "2013-07", "--rate", "standard", *options)
+    assert code == 0, output
+    return output
+
+
+def test_report_jumps_lists_the_players_who_moved_by_the_threshold(tmp_path: Path) -> None:
+    output = season_report(tmp_path, "jumps", "--threshold", "10", "--json")
+    jumps = [(j["code"], j["old_grade"], j["new_grade"]) for j in json.loads(output)["jumps"]]
+    # Largest move first; Zero moved 6, under the threshold.
+    assert jumps[0] == ("102807J", 10, 56)
+    assert sorted(jumps[1:]) == [("155624B", 100, 90), ("261619B", 150, 160)]
+
+
+def test_report_jumps_shows_each_jump_in_text(tmp_path: Path) -> None:
+    output = season_report(tmp_path, "jumps", "--threshold", "40")
+    assert "threshold 40: 1 players" in output
+    assert "+46   10 ->  56  Weak, Will 102807J  category A, 30 games (30 counted)" in output
+
+
+def test_report_integrity_compares_the_list_with_the_previous_one(tmp_path: Path) -> None:
+    output = season_report(tmp_path, "integrity")
+    # Grades 160, 90, 56, 0 against 150, 100, 10, 6: means 306/4 and 266/4, medians
+    # (56+90)/2 and (10+100)/2, mean change (10 - 10 + 46 - 6)/4.
+    assert "this list: 4 published, mean 76.5, median 73.0" in output
+    assert "previous: 4 published, mean 66.5, median 55.0" in output
+    assert "in both: 4, mean change 10.00" in output
+    assert "categories: X 0, A 4, B 0, C 0, D 0, E 0, uncategorised 0, unpublished 2" in output
+    # The 60 games of published players, all won by the player 70 and 56 points stronger:
+    # G12 expects 0.5 + 40/100 of him (the cap), he scored 1.
+    assert "results against grades: 60 games" in output
+    assert re.search(r"50\+ +60 +0\.900 +1\.000 +0\.100", output), output
+
+
+def test_report_attention_names_the_unanchored_pool_and_the_zero(tmp_path: Path) -> None:
+    output = season_report(tmp_path, "attention")
+    unanchored = output.split("unanchored (G11): 2")[1].split("published at 0 (G21): 1")[0]
+    assert ["Doe, Jane" in unanchored, "Roe, Rita" in unanchored] == [True, True]
+    assert "start 0.0 (estimated)" in unanchored  # G11: a closed pool's mean is 0
+    assert "233310H Zero, Zak: grade 0A, 30 games (30 counted), start 6.0 (previous)" in output
+
+
+def test_report_received_lists_the_seasons_event_with_its_graded_games(tmp_path: Path) -> None:
+    graded_season(tmp_path)
+    code, output = invoke("report", "received", "--season", "2013")
+    assert code == 0
+    assert "season 2012-06-01..2013-05-31: 1" in output
+    assert (
+        "XX12345 Anytown Congress (Congress, standard), 2013-05-11..2013-05-12: "
+        "61 games graded, submission 1"
+    ) in output
+    code, output = invoke("report", "received", "--season", "2012")
+    assert (code, output.splitlines()[0].endswith(": 0")) == (0, True)
+
+
+def test_lists_export_writes_the_published_list_as_csv(tmp_path: Path) -> None:
+    graded_season(tmp_path)
+    out = tmp_path / "grades201307.csv"
+    code, _ = invoke("lists", "export", "--list", "2013-07", "--format", "csv", "--out", str(out))
+    assert code == 0
+    rows = {row["Ref"]: row for row in csv.DictReader(io.StringIO(out.read_text()))}
+    assert sorted(rows) == ["102807J", "155624B", "233310H", "261619B"]  # Doe, Roe: no category
+    bloggs = rows["261619B"]
+    assert [bloggs[k] for k in ("Name", "Cat", "Grade", "Grade1", "Games", "ClubNam1")] == [
+        "Bloggs, Joe",
+        "A",
+        "160",
+        "150",
+        "30",
+        "Walsall",
+    ]
+    assert [rows[ref]["Grade"] for ref in ("155624B", "102807J", "233310H")] == ["90", "56", "0"]
+
+
+def test_lists_export_writes_the_published_list_as_xlsx(tmp_path: Path) -> None:
+    graded_season(tmp_path)
+    out = tmp_path / "grades201307.xlsx"
+    code, _ = invoke("lists", "export", "--list", "2013-07", "--format", "xlsx", "--out", str(out))
+    assert code == 0
+    sheet = openpyxl.load_workbook(out, read_only=True)["2013-07"]
+    header, *rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+    assert header == LIST_2012.splitlines()[0].split(",")
+    by_ref = {row[0]: dict(zip(header, row, strict=True)) for row in rows}
+    assert sorted(by_ref) == ["102807J", "155624B", "233310H", "261619B"]
+    smith = by_ref["155624B"]
+    assert [smith[k] for k in ("Name", "Sex", "Cat", "Grade", "Grade1", "Games")] == [
+        "Smith, Jane",
+        "F",
+        "A",
+        90,  # numbers as numbers
+        100,
+        30,
+    ]
+    assert (by_ref["261619B"]["Grade"], by_ref["233310H"]["Grade"]) == (160, 0)
+
+
+# -- the identification queue, merges and events --------------------------------------------
+
+NAMESAKES_2012 = (
+    "Ref,Name,Sex,JrAge,Cat,Grade,Grade1,Games,RCat,RGrade,RGrade1,RGames,"
+    "ClubNam1,ClubNam2,ClubNam3,ClubNam4,ClubNam5,ClubNam6,FIDECode,Nation\n"
+    '261619B,"Bloggs, Joe",M,,A,150,148,30,,,,,Walsall,,,,,,,ENG\n'
+    '233310H,"Smith, John",M,,A,120,118,30,,,,,Anytown,,,,,,,ENG\n'
+    '102807J,"Smith, John",M,,A,100,104,30,,,,,Otherton,,,,,,,ENG\n'
+)
+
+SMITH_OF_NEWTOWN = "#PIN=2#NAME=Smith, John#CLUB NAME=Newtown"  # no code, a club neither is in
+
+
+def load_list(tmp_path: Path, text: str, list_id: str = "2012-07") -> None:
+    start = tmp_path / "start.csv"
+    start.write_text(text)
+    code, output = invoke("lists", "import", str(start), "--list", list_id, "--rate", "standard")
+    assert code == 0, output
+
+
+def test_identify_lists_a_doubtful_player_with_his_candidates(tmp_path: Path) -> None:
+    load_list(tmp_path, NAMESAKES_2012)
+    results = tmp_path / "open.txt"
+    results.write_bytes(results_file([PLAYERS[0], SMITH_OF_NEWTOWN], GAMES))
+    assert invoke("results", "import", str(results))[0] == 0
+    case = PendingIdentification.objects.get()
+
+    code, output = invoke("identify", "list")
+    assert code == 0
+    lines = output.splitlines()
+    assert lines[0] == f"case {case.id}: Smith, John (PIN 2, Newtown) in {results}, 2 games waiting"
+    candidates = sorted(line.split("  score")[0].strip() for line in lines[1:3])
+    assert candidates == ["102807J Smith, John", "233310H Smith, John"]
+    assert lines[3] == "1 open cases"
+
+
+def test_identify_resolve_gives_the_waiting_games_to_the_chosen_player(tmp_path: Path) -> None:
+    load_list(tmp_path, NAMESAKES_2012)
+    results = tmp_path / "open.txt"
+    results.write_bytes(results_file([PLAYERS[0], SMITH_OF_NEWTOWN], GAMES))
+    invoke("results", "import", str(results))
+    case = PendingIdentification.objects.get()
+
+    code, output = invoke("identify", "resolve", str(case.id), "--code", "102807J")
+    assert (code, output.strip()) == (
+        0,
+        f"case {case.id}: 102807J Smith, John; its games now count for him",
+    )
+    assert invoke("identify", "list")[1].strip() == "0 open cases"
+    chosen = Player.objects.get(code=102807)
+    assert Game.objects.filter(Q(player1=chosen) | Q(player2=chosen)).count() == 2
+    # Graded, both games count for him (start 100, Bloggs counted as 140 by G12) and
+    # none for his namesake.
+    invoke("grade", "--list", "2013-07", "--rate", "standard")
+    invoke("publish", "--list", "2013-07", "--rate", "standard", "--version", "initial")
+    code, output = invoke("player", "102807J", "--list", "2013-07")
+    assert code == 0
+    assert "Smith, John 102807J  standard list 2013-07" in output
+    assert len([line for line in output.splitlines() if "Bloggs, Joe 261619B" in line]) == 2
+    code, output = invoke("player", "233310H", "--list", "2013-07")
+    assert (code, "has no grade in list 2013-07" in output) == (1, True)
+    code, output = invoke("identify", "resolve", str(case.id), "--new")
+    assert (code, f"case {case.id} was already decided (linked)" in output) == (1, True)
+
+
+def test_merge_makes_the_absorbed_code_resolve_to_the_survivor(tmp_path: Path) -> None:
+    load_list(tmp_path, NAMESAKES_2012)
+    code, output = invoke("merge", "102807J", "--into", "233310H")
+    assert (code, output.strip()) == (
+        0,
+        "102807J is now part of 233310H Smith, John; grade again to see it",
+    )
+    survivor = Player.objects.get(code=233310)
+    assert resolve_code("102807J") == survivor
+    assert AuditLog.objects.filter(action="merge players").count() == 1
+    code, output = invoke("player", "102807J")  # the survivor's grade, 120, not 100
+    assert code == 0
+    assert "Smith, John 233310H  standard list 2012-07" in output
+    assert "Grade 120, category A, games 30" in output
+    code, output = invoke("merge", "102807J", "--into", "233310H")
+    assert (code, "expected two different players, got 233310H twice" in output) == (1, True)
+
+
+def test_events_register_puts_the_event_on_record_and_on_the_chase_list() -> None:
+    code, output = invoke(
+        "events", "register", "leag01", "--name", "Anytown League", "--kind", "league",
+        "--rate", "standard", "--start", "2012-09-01", "--end", "2013-04-30",
+        "--deadline", "2013-05-31", "--officer", "A N Grader",
+    )  # fmt: skip
+    assert (code, output.strip()) == (0, "registered LEAG01 Anytown League")
+    event = Event.objects.get()
+    assert (event.code, event.kind, event.rate, event.status) == (
+        "LEAG01",
+        "league",
+        "standard",
+        "registered",
+    )
+    assert (event.start_date, event.end_date, event.results_deadline) == (
+        date(2012, 9, 1),
+        date(2013, 4, 30),
+        date(2013, 5, 31),
+    )
+    code, output = invoke("report", "overdue", "--today", "2013-07-01")
+    assert code == 0
+    # 1 July is 31 days after 31 May.
+    assert (
+        "  31 days  LEAG01 Anytown League (League), ended 2013-04-30, due 2013-05-31; "
+        "officer A N Grader"
+    ) in output
+    code, output = invoke("report", "overdue", "--today", "2013-05-31")
+    assert output.splitlines()[0] == "Results overdue on 2013-05-31: 0 events"
+
+
+# -- the error contract ---------------------------------------------------------------------
+
+
+def test_a_users_mistake_is_one_clean_error_line_and_exit_1() -> None:
+    result = CliRunner().invoke(main, ["identify", "resolve", "999", "--new"])
+    assert (result.exit_code, type(result.exception)) == (1, SystemExit)
+    assert result.output == "Error: expected the number of an open identification case, got 999\n"
+
+
+def test_a_taken_event_code_is_refused_with_exit_1() -> None:
+    register = ("events", "register", "LEAG01", "--name", "League", "--rate", "standard")
+    dates = ("--start", "2012-09-01", "--end", "2013-04-30")
+    assert invoke(*register, *dates)[0] == 0
+    code, output = invoke(*register, *dates)
+    assert (code, output) == (
+        1,
+        "Error: expected a new event code, got 'LEAG01': it is on record\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("grade", "--list", "2010-13", "--rate", "standard"),
+        ("publish", "--list", "2010-13", "--rate", "standard", "--version", "initial"),
+        ("lists", "export", "--list", "2010-13"),
+        ("player", "261619B", "--list", "2010-13"),
+        ("report", "jumps", "--list", "2010-13", "--rate", "standard"),
+        ("report", "attention", "--list", "2010-13", "--rate", "rapid"),
+        ("assign", "261619B", "--rate", "standard", "--from", "2010-13", "--grade", "100"),
+    ],
+    ids=lambda command: command[0] if command[0] != "report" else "report-" + command[1],
+)
+def test_a_list_that_cannot_exist_is_a_users_mistake(command: tuple[str, ...]) -> None:
+    if command[0] == "assign":
+        Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    # The parser's own message, which says what was expected, reaches the user.
+    expected = "Error: expected a list such as 2010-07 or 2011-01, got '2010-13'\n"
+    assert invoke(*command) == (1, expected)
+
+
+def test_a_bug_in_a_service_is_not_dressed_up_as_a_users_mistake(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only a ServiceError is a user's mistake; a bare ValueError is a bug and escapes."""
+
+    def broken(season: int) -> None:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr("ecfgrading.services.reports.events_received", broken)
+    result = CliRunner().invoke(main, ["report", "received", "--season", "2013"])
+    assert isinstance(result.exception, ValueError)
+    assert "Error:" not in result.output

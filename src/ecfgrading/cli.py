@@ -1,6 +1,8 @@
 """The ``ecfgrading`` command: a thin layer over the service functions.
 
 Exit status: 0 success, 1 a domain error (bad file, unknown player...), 2 usage.
+A service reports a user's mistake as a ``ServiceError``; the command group turns it
+into "Error: message" in one place. Anything else is a bug and shows its traceback.
 """
 
 from __future__ import annotations
@@ -10,11 +12,11 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-F = TypeVar("F", bound=Callable[..., Any])
+from ecfgrading.errors import ServiceError  # the standard library only: --help stays fast
 
 
 class DomainError(click.ClickException):
@@ -31,15 +33,17 @@ def _django() -> None:
     django.setup()
 
 
-@contextmanager
-def _domain_errors(*kinds: type[Exception]) -> Iterator[None]:
-    try:
-        yield
-    except kinds as error:
-        raise DomainError(str(error)) from None
+class _Commands(click.Group):
+    """The one place a service's refusal becomes a clean message and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ServiceError as error:
+            raise DomainError(error.message) from None
 
 
-@click.group()
+@click.group(cls=_Commands)
 @click.version_option(package_name="ecfgrading")
 def main() -> None:
     """ecfgrading: the grading system of a national chess federation."""
@@ -149,13 +153,10 @@ def lists_import(file: Path, list_id: str, rate: str) -> None:
     """Load a published grading list CSV as the starting point (a published version)."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.lists.imports import ListImportError, import_grade_list
+    from ecfgrading.services.lists.imports import import_grade_list
 
     rates = (Rate.STANDARD, Rate.RAPID) if rate == "both" else (Rate(rate),)
-    with _domain_errors(ListImportError, ValueError):
-        outcome = import_grade_list(
-            file.read_bytes(), list_id=list_id, rates=rates, filename=str(file)
-        )
+    outcome = import_grade_list(file.read_bytes(), list_id=list_id, rates=rates, filename=str(file))
     for problem in outcome.report:
         click.echo(f"{problem.severity}: {problem.message}")
     if not outcome.ok:
@@ -185,10 +186,8 @@ def grade(list_id: str, rate: str, version: str | None) -> None:
     _django()
     from ecfgrading.engine.types import Rate
     from ecfgrading.services.grading.compute import compute_version
-    from ecfgrading.services.versions import VersionError
 
-    with _domain_errors(VersionError, ValueError):
-        run = compute_version(list_id, Rate(rate), version, actor="cli")
+    run = compute_version(list_id, Rate(rate), version, actor="cli")
     click.echo(run.to_text())
 
 
@@ -201,10 +200,8 @@ def publish(list_id: str, rate: str, version: str) -> None:
     _django()
     from ecfgrading.engine.types import Rate
     from ecfgrading.services.grading.compute import publish_version
-    from ecfgrading.services.versions import VersionError
 
-    with _domain_errors(VersionError, ValueError):
-        published = publish_version(list_id, Rate(rate), version, actor="cli")
+    published = publish_version(list_id, Rate(rate), version, actor="cli")
     click.echo(f"published {published.grading_list} {published.name}")
 
 
@@ -215,10 +212,9 @@ def player(code: str, list_id: str | None) -> None:
     """A player's grade and how it was calculated, game by game."""
     _django()
     from ecfgrading.engine.explain import format_explanation
-    from ecfgrading.services.grading.explain import BreakdownError, breakdowns
+    from ecfgrading.services.grading.explain import breakdowns
 
-    with _domain_errors(BreakdownError, ValueError):
-        found = breakdowns(code, list_id)
+    found = breakdowns(code, list_id)
     click.echo("\n\n".join(format_explanation(expl, names) for expl, names in found))
 
 
@@ -235,18 +231,17 @@ def assign(
     """Assign a starting grade to a player (G6), e.g. from a FIDE rating (G30)."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.grading.assignments import AssignmentError, assign_starting_grade
+    from ecfgrading.services.grading.assignments import assign_starting_grade
 
-    with _domain_errors(AssignmentError, ValueError):
-        made = assign_starting_grade(
-            code,
-            Rate(rate),
-            valid_from=valid_from,
-            grade=grade,
-            fide=fide,
-            reason=reason,
-            actor="cli",
-        )
+    made = assign_starting_grade(
+        code,
+        Rate(rate),
+        valid_from=valid_from,
+        grade=grade,
+        fide=fide,
+        reason=reason,
+        actor="cli",
+    )
     click.echo(f"assigned: {made}")
 
 
@@ -264,11 +259,10 @@ def lists_export(
     """Export a published list (both rates of a July list in one CSV by default)."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.lists.export import ExportError, export_list
+    from ecfgrading.services.lists.export import export_list
 
     rates = (Rate(rate),) if rate else None
-    with _domain_errors(ExportError, ValueError):
-        data = export_list(list_id, rates=rates, version=version, fmt=fmt)
+    data = export_list(list_id, rates=rates, version=version, fmt=fmt)
     if out is None:
         sys.stdout.buffer.write(data)
         return
@@ -307,20 +301,19 @@ def events_register(
     """Register an event so that its results can be expected and chased."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.events import EventError, register_event
+    from ecfgrading.services.events import register_event
 
-    with _domain_errors(EventError):
-        event = register_event(
-            code,
-            name=name,
-            kind=kind,
-            rate=Rate(rate),
-            start=start.date(),
-            end=end.date(),
-            deadline=deadline.date() if deadline else None,
-            officer=officer,
-            actor="cli",
-        )
+    event = register_event(
+        code,
+        name=name,
+        kind=kind,
+        rate=Rate(rate),
+        start=start.date(),
+        end=end.date(),
+        deadline=deadline.date() if deadline else None,
+        officer=officer,
+        actor="cli",
+    )
     click.echo(f"registered {event.code} {event.name}")
 
 
@@ -353,10 +346,9 @@ def report_jumps(
     """Players whose grade moved by the threshold or more, with the games behind it."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.reports import VersionError, large_jumps
+    from ecfgrading.services.reports import large_jumps
 
-    with _domain_errors(VersionError, ValueError):
-        made = large_jumps(list_id, Rate(rate), threshold=threshold, version=version)
+    made = large_jumps(list_id, Rate(rate), threshold=threshold, version=version)
     _show(made, as_json)
 
 
@@ -369,10 +361,9 @@ def report_integrity(list_id: str, rate: str, version: str | None, as_json: bool
     """Grade distribution, categories, and whether results agree with the grades."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.reports import VersionError, integrity
+    from ecfgrading.services.reports import integrity
 
-    with _domain_errors(VersionError, ValueError):
-        made = integrity(list_id, Rate(rate), version=version)
+    made = integrity(list_id, Rate(rate), version=version)
     _show(made, as_json)
 
 
@@ -385,10 +376,9 @@ def report_attention(list_id: str, rate: str, version: str | None, as_json: bool
     """Unanchored players (G11), who need assigned grades, and players published at 0."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.reports import VersionError, unanchored_and_zero
+    from ecfgrading.services.reports import unanchored_and_zero
 
-    with _domain_errors(VersionError, ValueError):
-        made = unanchored_and_zero(list_id, Rate(rate), version=version)
+    made = unanchored_and_zero(list_id, Rate(rate), version=version)
     _show(made, as_json)
 
 
@@ -415,8 +405,7 @@ def report_received(season: int, as_json: bool) -> None:
     _django()
     from ecfgrading.services.reports import events_received
 
-    with _domain_errors(ValueError):
-        made = events_received(season)
+    made = events_received(season)
     _show(made, as_json)
 
 
@@ -441,10 +430,10 @@ def demo(size: str, seed: int, fresh: bool) -> None:
     from django.conf import settings
     from django.core.management import call_command
 
-    from ecfgrading.demo import DemoError, build_demo
+    from ecfgrading.demo import build_demo
 
     call_command("migrate", interactive=False, verbosity=0)
-    with _stages() as progress, _domain_errors(DemoError):
+    with _stages() as progress:
         summary = build_demo(Path(settings.HOME), size=size, seed=seed, progress=progress)
     click.echo(summary.to_text())
 
@@ -486,10 +475,9 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
 def merge(absorbed: str, into: str) -> None:
     """Merge two records of one person: the first becomes part of --into."""
     _django()
-    from ecfgrading.services.merge import MergeError, merge_players
+    from ecfgrading.services.merge import merge_players
 
-    with _domain_errors(MergeError):
-        kept = merge_players(absorbed, into, actor="cli")
+    kept = merge_players(absorbed, into, actor="cli")
     click.echo(f"{absorbed} is now part of {kept.ref} {kept.name}; grade again to see it")
 
 
@@ -505,23 +493,16 @@ def identify() -> None:
 def identify_list() -> None:
     """Open cases, their candidates and the games waiting on them."""
     _django()
-    from ecfgrading.registry.models import Player
-    from ecfgrading.services.results.queue import open_cases
+    from ecfgrading.services.results.queue import open_case_list
 
-    cases = list(open_cases())
-    ids = {c["player_id"] for case in cases for c in case.candidates}
-    known = {p.id: p for p in Player.objects.filter(id__in=ids)}
+    cases = open_case_list()
     for case in cases:
-        club = case.club_name or case.club_code or "-"
-        source = case.submission.filename or case.submission_id
         click.echo(
-            f"case {case.id}: {case.name} (PIN {case.pin}, {club}) in {source},"
+            f"case {case.id}: {case.name} (PIN {case.pin}, {case.club or '-'}) in {case.source},"
             f" {case.games} games waiting"
         )
-        for c in case.candidates:
-            player = known.get(c["player_id"])
-            label = f"{player.ref} {player.name}" if player else f"player {c['player_id']}"
-            click.echo(f"    {label}  score {c['score']}")
+        for candidate in case.candidates:
+            click.echo(f"    {candidate.code} {candidate.name}  score {candidate.score}")
     click.echo(f"{len(cases)} open cases")
 
 
@@ -532,8 +513,7 @@ def identify_list() -> None:
 def identify_resolve(case: int, code: str | None, create: bool) -> None:
     """Decide a case: link it to a player on record, or create a new player."""
     _django()
-    from ecfgrading.services.results.queue import PendingError, resolve
+    from ecfgrading.services.results.queue import resolve
 
-    with _domain_errors(PendingError):
-        player = resolve(case, code=code, create=create, actor="cli")
+    player = resolve(case, code=code, create=create, actor="cli")
     click.echo(f"case {case}: {player.ref} {player.name}; its games now count for him")

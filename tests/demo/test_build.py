@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,7 +11,15 @@ from django.core.management import call_command
 
 from ecfgrading.demo import build_demo
 from ecfgrading.demo.summary import DemoSummary
-from ecfgrading.registry.models import ListVersion, PendingIdentification, Submission
+from ecfgrading.registry.models import (
+    Club,
+    Event,
+    ListEntry,
+    ListVersion,
+    PendingIdentification,
+    Player,
+    Submission,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -89,17 +98,73 @@ def test_the_corrected_file_replaces_its_first_submission(built: DemoSummary) ->
     assert Submission.objects.filter(status=Submission.Status.SUPERSEDED).count() == 1
 
 
-def test_the_summary_reads_as_a_report(built: DemoSummary) -> None:
+def figures(text: str, pattern: str) -> tuple[int, ...]:
+    """The numbers of the one summary line that matches ``pattern`` (1,234 -> 1234)."""
+    (found,) = [m for line in text.splitlines() if (m := re.fullmatch(pattern, line.strip()))]
+    return tuple(int(group.replace(",", "")) for group in found.groups())
+
+
+NUMBER = r"([\d,]+)"
+
+
+def test_the_summarys_import_figures_are_what_the_files_and_the_database_hold(
+    built: DemoSummary,
+) -> None:
     text = built.to_text()
-    assert "standard 2010-07 august" in text
-    assert "total" in text
-    assert built.imports.graded > 0
-    assert built.players > 0
+    written = sorted(built.results_folder.rglob("*.txt"))
+    assert figures(text, f"files {NUMBER}: {NUMBER} accepted, {NUMBER} rejected") == (
+        len(written),
+        Submission.objects.exclude(status=Submission.Status.REJECTED).count(),
+        0,
+    )
+    # Every game the generator played is on record once (a replaced file's games once),
+    # and every one it meant to be graded is: the import lost nothing and added nothing.
+    drawn = built.federation
+    assert figures(text, f"games {NUMBER} imported, {NUMBER} graded") == (
+        sum(drawn.games.values()),
+        sum(drawn.graded.values()),
+    )
+    cases = PendingIdentification.objects
+    assert figures(text, f"identifications queued {NUMBER}: {NUMBER} linked, {NUMBER} created") == (
+        cases.count(),
+        cases.filter(status=PendingIdentification.Status.LINKED).count(),
+        cases.filter(status=PendingIdentification.Status.CREATED).count(),
+    )
+
+
+def test_the_summarys_registry_figures_are_read_back_from_the_database(
+    built: DemoSummary,
+) -> None:
+    text = built.to_text()
+    players, clubs, events = figures(
+        text, f"{NUMBER} players on record, {NUMBER} clubs, {NUMBER} events"
+    )
+    assert players == Player.objects.filter(merged_into__isnull=True).count()
+    assert clubs == Club.objects.count()
+    # An event per results file's code, and the three registered that never report.
+    codes = {
+        re.search(rb"#EVENT CODE=([^\r\n#]+)", path.read_bytes()).group(1)  # type: ignore[union-attr]
+        for path in built.results_folder.rglob("*.txt")
+    }
+    assert events == Event.objects.count() == len(codes) + 3
+
+
+def test_the_summary_lists_each_published_version_with_its_published_entries(
+    built: DemoSummary,
+) -> None:
+    text = built.to_text()
+    for rate, list_id, name in EXPECTED_ORDER:
+        (published,) = figures(
+            text, rf"{rate} +{list_id} {name} +{NUMBER} published \(.* players with games, .*\)"
+        )
+        version = ListVersion.objects.get(
+            grading_list__rate=rate, grading_list__list_id=list_id, name=name
+        )
+        assert published == ListEntry.objects.filter(version=version, published=True).count()
 
 
 def test_every_published_grade_is_explained_by_its_stored_breakdown(built: DemoSummary) -> None:
     """Section 10: the breakdown of each published entry adds up to its grade."""
-    from ecfgrading.registry.models import ListEntry
     from ecfgrading.services.grading.explain import explain_entry
 
     computed = ListEntry.objects.filter(

@@ -135,3 +135,37 @@ def test_a_results_file_is_shown_and_never_edited(admin_client, some_of_everythi
     assert "#EVENT DETAILS" in page
     assert 'name="raw"' not in page
     assert admin_client.post(url(Submission, "change", submission.pk), {}).status_code == 403
+
+
+def test_a_player_cannot_be_merged_by_editing_him_in_the_admin(admin_client, make_player) -> None:
+    """A merge is audited and goes through the merge service, never the change form."""
+    absorbed, survivor = make_player("Bloggs"), make_player("Blogs")
+    form = {
+        "surname": "Bloggs",
+        "forenames": "Joe",
+        "sex": "M",
+        "nation": "ENG",
+        "merged_into": str(survivor.pk),
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
+
+    response = admin_client.post(url(Player, "change", absorbed.pk), form)
+    assert response.status_code == 302, response.content.decode()
+    absorbed.refresh_from_db()
+    assert (absorbed.sex, absorbed.merged_into_id) == ("M", None)  # saved, but not merged
+    page = admin_client.get(url(Player, "change", absorbed.pk)).content.decode()
+    assert 'name="merged_into"' not in page
+
+
+def test_a_club_cannot_be_merged_by_editing_it_in_the_admin(admin_client, db) -> None:
+    absorbed = Club.objects.create(code="7WAL", name="Walthamstow")
+    survivor = Club.objects.create(code="7WAT", name="Walthamstow Town")
+    form = {"code": "7WAL", "name": "Walthamstow Chess", "merged_into": str(survivor.pk)}
+
+    response = admin_client.post(url(Club, "change", absorbed.pk), form)
+    assert response.status_code == 302, response.content.decode()
+    absorbed.refresh_from_db()
+    assert (absorbed.name, absorbed.merged_into_id) == ("Walthamstow Chess", None)
+    page = admin_client.get(url(Club, "change", absorbed.pk)).content.decode()
+    assert 'name="merged_into"' not in page

@@ -21,6 +21,7 @@ from ecfgrading.demo.schedule import ListRun, Step, steps
 from ecfgrading.demo.startlist import FILENAME, LIST_ID
 from ecfgrading.demo.summary import DemoSummary, ImportCounts, PublishedList, Stopwatch
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.errors import Conflict
 from ecfgrading.registry.models import Club, Event, Game, PendingIdentification, Player
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import ListImportError, import_grade_list
@@ -31,7 +32,7 @@ Progress = Callable[[str, int, int], None]  # stage, done, total
 ACTOR = "demo"
 
 
-class DemoError(Exception):
+class DemoError(Conflict):
     """The demo could not be built: its starting list was refused (a used database?)."""
 
 

@@ -1,47 +1,10 @@
-"""The one error contract of the service layer (style.md 14).
+"""The error contract as the services' callers see it: see ``ecfgrading.errors``.
 
-Every mistake a user can make, or an operation the records refuse, reaches the caller as
-a ``ServiceError`` that says what was expected. Each edge turns it into its own form
-once: the CLI prints the message and exits 1, a web page shows it, the API answers with
-the status its ``kind`` names. Anything else escaping a service is a bug and must show
-as one.
+Defined beneath the registry so that the registry's own refusals (codes used up, a
+published version changed) are ``ServiceError``s too, with no translation in each
+service that may meet them.
 """
 
-from __future__ import annotations
+from ecfgrading.errors import Conflict, ErrorKind, NotFound, ServiceError, user_input
 
-from enum import StrEnum
-
-
-class ErrorKind(StrEnum):
-    """What went wrong, in the terms an HTTP edge needs."""
-
-    INVALID = "invalid"  # the request itself is wrong (400)
-    NOT_FOUND = "not-found"  # it names something not on record (404)
-    CONFLICT = "conflict"  # the records' state forbids it (409)
-
-
-class ServiceError(Exception):
-    """A user's mistake or a refused operation, with a message fit to show."""
-
-    kind: ErrorKind = ErrorKind.INVALID
-
-    def __init__(self, message: str, *, kind: ErrorKind | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if kind is not None:
-            self.kind = kind
-
-    def __str__(self) -> str:
-        return self.message
-
-
-class NotFound(ServiceError):
-    """Something named (a player, a list, a case) is not on record."""
-
-    kind = ErrorKind.NOT_FOUND
-
-
-class Conflict(ServiceError):
-    """The records' state forbids the operation (already decided, already published)."""
-
-    kind = ErrorKind.CONFLICT
+__all__ = ["Conflict", "ErrorKind", "NotFound", "ServiceError", "user_input"]

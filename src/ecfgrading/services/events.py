@@ -9,9 +9,10 @@ from django.db import IntegrityError, transaction
 
 from ecfgrading.engine.types import Rate
 from ecfgrading.registry.models import AuditLog, Event
+from ecfgrading.services.errors import ErrorKind, ServiceError
 
 
-class EventError(Exception):
+class EventError(ServiceError):
     """An event that cannot be registered: a code taken, dates out of order."""
 
 
@@ -52,5 +53,7 @@ def register_event(
             )
             AuditLog.record("register event", event, user=user, actor=actor or "registration")
     except IntegrityError:
-        raise EventError(f"expected a new event code, got {code!r}: it is on record") from None
+        raise EventError(
+            f"expected a new event code, got {code!r}: it is on record", kind=ErrorKind.CONFLICT
+        ) from None
     return event

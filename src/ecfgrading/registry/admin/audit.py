@@ -1,9 +1,9 @@
-"""The audit log: read only."""
+"""The audit log and the notes of changed identities: read only."""
 
 from django.contrib import admin
 
 from ecfgrading.registry.admin.base import ReadOnlyAdmin
-from ecfgrading.registry.models import AuditLog
+from ecfgrading.registry.models import AuditLog, IdentityChange
 
 
 @admin.register(AuditLog)
@@ -13,3 +13,9 @@ class AuditLogAdmin(ReadOnlyAdmin):
     list_select_related = ("user",)
     search_fields = ("=object_id", "actor", "user__username")
     date_hierarchy = "at"
+
+
+@admin.register(IdentityChange)
+class IdentityChangeAdmin(ReadOnlyAdmin):
+    list_display = ("id", "player_id")
+    search_fields = ("=player_id",)

@@ -1,4 +1,10 @@
-"""Counties, clubs, players and their codes."""
+"""Counties, clubs, players and their codes.
+
+``merged_into`` is shown, never edited, here: a merge moves games, grades and history to
+the survivor and is audited, so it goes through the merge service only (players:
+``ecfgrading merge``; clubs have none yet). The registry lies beneath the services, so
+its admin does not call them.
+"""
 
 from typing import Any
 
@@ -29,7 +35,7 @@ class ClubAdmin(admin.ModelAdmin):
     list_filter = ("is_location", "county")
     list_select_related = ("county", "merged_into")
     search_fields = ("name", "=code")
-    raw_id_fields = ("merged_into",)
+    readonly_fields = ("merged_into",)
 
 
 class MembershipInline(admin.TabularInline):
@@ -46,8 +52,7 @@ class PlayerAdmin(CodeSearchAdmin):
     list_filter = ("sex", "nation")
     list_select_related = ("merged_into",)
     search_fields = ("surname", "forenames", "=membership_no")
-    raw_id_fields = ("merged_into",)
-    readonly_fields = ("ref", "created_at", "updated_at")
+    readonly_fields = ("ref", "merged_into", "created_at", "updated_at")
     fields = (
         "ref",
         ("surname", "forenames"),

@@ -1,6 +1,7 @@
 """The registry's models, one module per subject."""
 
 from ecfgrading.registry.models.audit import AuditLog
+from ecfgrading.registry.models.changes import IdentityChange
 from ecfgrading.registry.models.choices import (
     CategoryChoice,
     Colour,
@@ -35,6 +36,7 @@ __all__ = [
     "Event",
     "Game",
     "GradingList",
+    "IdentityChange",
     "ListEntry",
     "ListVersion",
     "NotGradedReason",

@@ -10,11 +10,12 @@ from django.db import transaction
 from ecfgrading.engine import ListId, Rate, fide_to_ecf
 from ecfgrading.registry.models import AuditLog, StartingGradeAssignment
 from ecfgrading.registry.numbering import resolve_code
+from ecfgrading.services.errors import ErrorKind, ServiceError, user_input
 
 MAX_GRADE = 400  # ECF 400 is FIDE 3850: above anything real
 
 
-class AssignmentError(Exception):
+class AssignmentError(ServiceError):
     """An assignment that cannot be made: unknown player, no grade, bad list."""
 
 
@@ -32,7 +33,8 @@ def assign_starting_grade(
     """Give a player a starting grade from list ``valid_from`` on (G6); FIDE via G29/G30."""
     if (grade is None) == (fide is None):
         raise AssignmentError("expected either a grade or a FIDE rating, not both or neither")
-    ListId.parse(valid_from)
+    with user_input(AssignmentError):
+        ListId.parse(valid_from)
     player = _player(code)
     if fide is not None:
         grade, reason = fide_to_ecf(fide), reason or f"FIDE {fide}"  # G30
@@ -58,5 +60,8 @@ def _player(code: str) -> Any:
     except ValueError as error:
         raise AssignmentError(str(error)) from None
     if player is None:
-        raise AssignmentError(f"expected the grading code of a player on record, got {code!r}")
+        raise AssignmentError(
+            f"expected the grading code of a player on record, got {code!r}",
+            kind=ErrorKind.NOT_FOUND,
+        )
     return player

@@ -14,10 +14,9 @@ from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.registry.models import ListEntry, ListVersion
 from ecfgrading.services import versions
+from ecfgrading.services.bulk import IN_CHUNK
+from ecfgrading.services.errors import ErrorKind, user_input
 from ecfgrading.services.versions import VersionError
-
-# SQLite refuses statements with more than 999 parameters on older builds.
-IN_CHUNK = 900
 
 
 @dataclass(frozen=True)
@@ -47,12 +46,16 @@ class Report:
 
 def chosen_version(list_id: str, rate: Rate, name: str | None) -> ListVersion:
     """The named version; by default the current one (G27), else the latest draft."""
-    target = ListId.parse(list_id)
+    with user_input(VersionError):
+        target = ListId.parse(list_id)
     if name is not None:
         return versions.named(target, rate, name)
     found = versions.published(target, rate) or _latest_draft(target, rate)
     if found is None:
-        raise VersionError(f"expected a computed {rate} list {target}, found no version of it")
+        raise VersionError(
+            f"expected a computed {rate} list {target}, found no version of it",
+            kind=ErrorKind.NOT_FOUND,
+        )
     return found
 
 
