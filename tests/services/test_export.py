@@ -26,7 +26,8 @@ from ecfgrading.registry.models import (
     ListVersion,
     Player,
 )
-from ecfgrading.services.lists.export import ExportError, current_version, export_list
+from ecfgrading.services.lists.export import ExportError, export_list
+from ecfgrading.services.versions import published
 
 pytestmark = pytest.mark.django_db
 
@@ -223,23 +224,23 @@ def by_code_and_rate(data: bytes) -> dict[tuple[str, str], dict[str, Any]]:
     return {(e["code"], e["rate"]): e for e in json_entries(data)}
 
 
-# current_version ---------------------------------------------------------------------------
+# the current version (versions.published) --------------------------------------------------
 
 
 def test_the_current_version_is_the_latest_published_one(lists: dict[str, Player]) -> None:
-    found = current_version("2010-07", STANDARD)
+    found = published("2010-07", STANDARD)
 
     assert found is not None
     assert found.name == "august"  # rev1 is a draft
-    assert current_version("2010-07", RAPID).name == "initial"  # type: ignore[union-attr]
-    assert current_version("2011-01", RAPID) is None
+    assert published("2010-07", RAPID).name == "initial"  # type: ignore[union-attr]
+    assert published("2011-01", RAPID) is None
 
 
 def test_the_current_version_breaks_a_tie_of_dates_by_id(people: dict[str, Player]) -> None:
     version("2010-07", STANDARD, "initial", {}, when(7, 1))
     later = version("2010-07", STANDARD, "august", {}, when(7, 1))
 
-    assert current_version("2010-07", STANDARD) == later
+    assert published("2010-07", STANDARD) == later
 
 
 # CSV ---------------------------------------------------------------------------------------

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from ecfgrading.engine import Rate
-from ecfgrading.registry.models import ListEntry, ListVersion, Player, StoredGamePoints
+from ecfgrading.registry.models import (
+    Game,
+    GradingList,
+    ListEntry,
+    ListVersion,
+    Player,
+    StoredGamePoints,
+    StoredPeriodTotal,
+)
+from ecfgrading.services.grading.assignments import assign_starting_grade
 from ecfgrading.services.grading.compute import compute_version, publish_version
-from ecfgrading.services.results.ingest import import_results
+from ecfgrading.services.lists.imports import import_grade_list
+from ecfgrading.services.results.ingest import import_files, import_results
 from ecfgrading.services.versions import VersionError
+from tests.e2e.federation import Federation
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +92,127 @@ def test_games_of_players_awaiting_identification_are_left_out_and_reported() ->
     assert run.waiting == {"XX12345": 2}
     assert run.games == 1
     assert "left out, players awaiting identification: 2 games: XX12345 (2)" in run.to_text()
+
+
+# The rule set a version names -------------------------------------------------------------
+
+
+def test_a_version_records_the_rule_set_it_was_computed_under() -> None:
+    compute_version("2013-07", STANDARD)
+
+    assert ListVersion.objects.get(name="initial").rules_name == "ecf-2009"
+
+
+def test_an_unknown_rule_set_is_refused_with_the_known_ones_before_anything_is_written() -> None:
+    with pytest.raises(VersionError, match=r"unknown rule set 'ecf-2099' \(known: ecf-2009\)"):
+        compute_version("2013-07", STANDARD, rules_name="ecf-2099")
+
+    assert not GradingList.objects.exists()
+
+
+def test_a_draft_recomputed_names_the_rules_of_its_new_computation() -> None:
+    compute_version("2013-07", STANDARD)
+    ListVersion.objects.filter(name="initial").update(rules_name="older-rules")  # a draft
+
+    compute_version("2013-07", STANDARD)
+
+    assert ListVersion.objects.get(name="initial").rules_name == "ecf-2009"
+
+
+# What a run stores, column by column (G17, G20..G24) --------------------------------------
+
+LIST_HEADER = (
+    "Ref,Name,Sex,JrAge,Cat,Grade,Grade1,Games,RCat,RGrade,RGrade1,RGames,"
+    "ClubNam1,ClubNam2,ClubNam3,ClubNam4,ClubNam5,ClubNam6,FIDECode,Nation\n"
+)
+ENTRY_COLUMNS = (
+    "grade", "unrounded", "calculated", "category", "previous_grade", "games_latest",
+    "games_counted", "n1", "n2", "junior_age", "bonus", "start_grade", "start_source",
+    "flags", "published",
+)  # fmt: skip
+OCTOBER = date(2009, 10, 3)
+
+
+def stored_2010_07(fed: Federation, player: Player, scores: list[str]) -> ListVersion:
+    """``player`` meets one fresh opponent assigned 150 (G6) per score in October 2009."""
+    games = fed.against(player, scores, 150, OCTOBER)
+    assert all(outcome.accepted for outcome in import_files([fed.event(games)]))
+    return ListVersion.objects.get(pk=compute_version("2010-07", STANDARD).version_id)
+
+
+def test_a_run_stores_an_adults_figures_in_their_own_columns() -> None:
+    # Known starts from his 2009-07 grade of 150 (G4); against 150s nine draws score 150
+    # each and a win 200 (G12): (9 * 150 + 200) / 10 = 155 over ten games. Nothing is
+    # stored for periods before 2009-07 (G17), so n1 = n2 = 0: category E (G23).
+    fed = Federation()
+    known = fed.player("Known", "Kim")
+    csv = LIST_HEADER + f'{known.ref},"Known, Kim",F,,A,150,148,30,,,,,,,,,,,,ENG\n'
+    import_grade_list(csv.encode(), list_id="2009-07", rates=(STANDARD,))
+
+    version = stored_2010_07(fed, known, ["55"] * 9 + ["10"])
+
+    entries = ListEntry.objects.filter(version=version)
+    assert entries.filter(player=known).values(*ENTRY_COLUMNS).get() == {
+        "grade": 155,
+        "unrounded": 155.0,
+        "calculated": 155.0,
+        "category": "E",
+        "previous_grade": 150,
+        "games_latest": 10,
+        "games_counted": 10,
+        "n1": 0,
+        "n2": 0,
+        "junior_age": None,
+        "bonus": 0.0,
+        "start_grade": 150.0,
+        "start_source": "previous",
+        "flags": "",
+        "published": True,
+    }
+    totals = StoredPeriodTotal.objects.filter(version=version, player=known)
+    assert list(totals.values_list("n", "total")) == [(10, 1550.0)]
+    points = StoredGamePoints.objects.filter(version=version, player=known)
+    rows = points.values_list("game_id", "period", "date", "sequence", "points")
+    mine = Game.objects.filter(player1=known)
+    draws = mine.filter(result="55").values_list("id", flat=True)
+    (win,) = mine.filter(result="10").values_list("id", flat=True)
+    # Period 0, dated, in recording order (game ids grow with it: the G15 tie-break).
+    expected = [(g, 0, OCTOBER, g, 150.0) for g in draws] + [(win, 0, OCTOBER, win, 200.0)]
+    assert sorted(rows) == sorted(expected)
+
+
+def test_a_run_stores_a_juniors_figures_in_their_own_columns() -> None:
+    # Young is 12 on 31 August 2010 and assigned 140 (G6). The 150s are within 40 of
+    # him: eight draws score 150 and a win 200 (G12), (8 * 150 + 200) / 9 = 155.56;
+    # +5 for his age (G20) makes 160.56, published as 161 (G22); E on nine games (G23).
+    # Each opponent drew or lost his one game: ungraded, so not published (G23).
+    fed = Federation()
+    young = fed.player("Young", "Yan", born=date(1998, 3, 2))
+    assign_starting_grade(young.ref, STANDARD, valid_from="2010-07", grade=140)
+
+    version = stored_2010_07(fed, young, ["55"] * 8 + ["10"])
+
+    entries = ListEntry.objects.filter(version=version)
+    assert entries.filter(player=young).values(*ENTRY_COLUMNS).get() == {
+        "grade": 161,
+        "unrounded": pytest.approx(1400 / 9 + 5),
+        "calculated": pytest.approx(1400 / 9),
+        "category": "E",
+        "previous_grade": None,
+        "games_latest": 9,
+        "games_counted": 9,
+        "n1": 0,
+        "n2": 0,
+        "junior_age": 12,
+        "bonus": 5.0,
+        "start_grade": 140.0,
+        "start_source": "assigned",
+        "flags": "",
+        "published": True,
+    }
+    (beaten,) = Game.objects.filter(player1=young, result="10").values_list("player2", flat=True)
+    assert entries.filter(player=beaten).values("grade", "category", "published").get() == {
+        "grade": 140 - 50,  # G12: Young's 140 is within 40 of 150; a loss scores V - 50
+        "category": "",
+        "published": False,
+    }

@@ -7,11 +7,12 @@ from datetime import date
 import pytest
 
 from ecfgrading.engine import Rate
-from ecfgrading.registry.models import ListEntry, Player
+from ecfgrading.registry.models import Club, ClubMembership, ListEntry, Player
+from ecfgrading.registry.numbering import resolve_code
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.grading.explain import breakdowns
 from ecfgrading.services.lists.imports import import_grade_list
-from ecfgrading.services.merge import MergeError, merge_players
+from ecfgrading.services.merge import MergeError, Survivors, merge_players
 from ecfgrading.services.results.ingest import import_files
 from tests.e2e.federation import Federation
 
@@ -79,3 +80,66 @@ def test_a_merge_needs_two_different_players() -> None:
         merge_players(one.ref, one.ref)
     with pytest.raises(MergeError, match="expected the grading code of a player on record"):
         merge_players("155624B", one.ref)
+
+
+# One walk along chains of merges (G28), for players and clubs ------------------------------
+
+
+def test_a_player_merged_twice_counts_for_the_last_survivor_everywhere() -> None:
+    fed = Federation()
+    first, middle, last = fed.player("First"), fed.player("Middle"), fed.player("Last")
+    merge_players(first.ref, middle.ref)
+    merge_players(middle.ref, last.ref)  # first -> middle -> last
+
+    assert resolve_code(first.ref) == last
+    assert Player.objects.get(pk=first.pk).surviving() == last
+    assert Survivors().final == {first.id: last.id, middle.id: last.id}
+
+
+def test_a_list_row_of_a_player_merged_twice_is_the_last_survivors_entry() -> None:
+    fed = Federation()
+    first, middle, last = fed.player("First"), fed.player("Middle"), fed.player("Last")
+    merge_players(first.ref, middle.ref)
+    merge_players(middle.ref, last.ref)
+    csv = HEADER + f'{first.ref},"First, A",M,,A,150,148,30,,,,,,,,,,,,ENG\n'
+
+    import_grade_list(csv.encode(), list_id="2009-07", rates=(Rate.STANDARD,))
+
+    assert list(ListEntry.objects.values_list("player_id", "grade")) == [(last.id, 150)]
+
+
+def test_a_cycle_of_merged_players_stops_with_each_counting_for_himself() -> None:
+    fed = Federation()
+    one, two = fed.player("One"), fed.player("Two")
+    merge_players(one.ref, two.ref)
+    Player.objects.filter(pk=two.pk).update(merged_into=one)  # a hand edit: one <-> two
+
+    assert (resolve_code(one.ref), resolve_code(two.ref)) == (one, two)
+    assert Survivors().final == {one.id: one.id, two.id: two.id}
+
+
+def test_a_list_naming_a_club_merged_twice_makes_a_member_of_the_last_club() -> None:
+    last = Club.objects.create(code="7LST", name="Lastly")
+    middle = Club.objects.create(name="Middleton", merged_into=last)
+    Club.objects.create(name="Firstly", merged_into=middle)  # Firstly -> Middleton -> Lastly
+    joe = Federation().player("Bloggs", "Joe")
+    csv = HEADER + f'{joe.ref},"Bloggs, Joe",M,,A,150,148,30,,,,,Firstly,Middleton,,,,,,ENG\n'
+
+    import_grade_list(csv.encode(), list_id="2009-07", rates=(Rate.STANDARD,))
+
+    memberships = ClubMembership.objects.values_list("player_id", "club_id", "first_season")
+    assert list(memberships) == [(joe.id, last.id, 2009)]  # P0 of 2009-07 ends in May 2009
+    assert Club.objects.count() == 3  # no club made for a merged club's name
+
+
+def test_a_cycle_of_merged_clubs_stops_with_each_club_counting_for_itself() -> None:
+    aville = Club.objects.create(name="Aville")
+    bton = Club.objects.create(name="Bton", merged_into=aville)
+    Club.objects.filter(pk=aville.pk).update(merged_into=bton)  # a hand edit: Aville <-> Bton
+    joe = Federation().player("Bloggs", "Joe")
+    csv = HEADER + f'{joe.ref},"Bloggs, Joe",M,,A,150,148,30,,,,,Aville,Bton,,,,,,ENG\n'
+
+    import_grade_list(csv.encode(), list_id="2009-07", rates=(Rate.STANDARD,))
+
+    memberships = ClubMembership.objects.values_list("player_id", "club_id")
+    assert sorted(memberships) == sorted([(joe.id, aville.id), (joe.id, bton.id)])

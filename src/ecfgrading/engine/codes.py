@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ecfgrading.engine.rules import ECF_2009, RuleSet
 
+LAST_CODE = 999_999  # G28: six digits
 _SHAPE = re.compile(r"^(\d{6})([A-Z])$")
 
 
@@ -30,7 +31,7 @@ class GradingCode:
     number: int
 
     def __post_init__(self) -> None:
-        if not 0 <= self.number <= 999_999:
+        if not 0 <= self.number <= LAST_CODE:
             raise InvalidCode(f"expected six digits, got {self.number}")
 
     @property

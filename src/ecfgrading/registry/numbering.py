@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.codes import LAST_CODE, GradingCode
+from ecfgrading.errors import Conflict
 from ecfgrading.registry.models import Player, PlayerAlias, Sequence
 
 
@@ -31,26 +32,23 @@ def issue_codes(count: int) -> list[GradingCode]:
         codes: list[GradingCode] = []
         while len(codes) < count:
             held = _held_between(last, last + count - len(codes) + 1000)
-            while len(codes) < count and last < _LAST_CODE:
+            while len(codes) < count and last < LAST_CODE:
                 last += 1
                 if last not in held:
                     codes.append(GradingCode(last))
                 elif last >= max(held):
                     break
-            if last >= _LAST_CODE and len(codes) < count:
+            if last >= LAST_CODE and len(codes) < count:
                 raise CodesExhausted(
-                    f"the grading codes are used up (the last is {_LAST_CODE}); "
+                    f"the grading codes are used up (the last is {LAST_CODE}); "
                     "the federation must extend the code format"
                 )
         _store(counter, last)
     return codes
 
 
-class CodesExhausted(Exception):
+class CodesExhausted(Conflict):
     """No six-digit grading code is left to issue."""
-
-
-_LAST_CODE = 999_999
 
 
 def _held_between(low: int, high: int) -> set[int]:

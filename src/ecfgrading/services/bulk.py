@@ -7,6 +7,11 @@ from typing import Any
 
 from django.db import connection, models
 
+# SQLite (older builds) refuses a statement with more than 999 variables, so ``__in``
+# lookups take this many values at a time (Django batches only bulk_create and
+# bulk_update by itself).
+IN_CHUNK = 900
+
 
 def insert_rows(
     model: type[models.Model], columns: tuple[str, ...], rows: Iterable[tuple[Any, ...]]

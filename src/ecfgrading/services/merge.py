@@ -8,11 +8,13 @@ import numpy as np
 from django.db import transaction
 
 from ecfgrading.engine.inputs import IntArray
+from ecfgrading.registry.merges import surviving_ids
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.registry.numbering import resolve_code
+from ecfgrading.services.errors import ErrorKind, ServiceError
 
 
-class MergeError(Exception):
+class MergeError(ServiceError):
     """A merge that cannot be made: unknown codes, or the same person twice."""
 
 
@@ -40,7 +42,10 @@ def _player(code: str) -> Player:
     except ValueError as error:
         raise MergeError(str(error)) from None
     if player is None:
-        raise MergeError(f"expected the grading code of a player on record, got {code!r}")
+        raise MergeError(
+            f"expected the grading code of a player on record, got {code!r}",
+            kind=ErrorKind.NOT_FOUND,
+        )
     return player
 
 
@@ -61,16 +66,7 @@ class Survivors:
     """Merged records (``merged_into``) and the surviving player each one counts for."""
 
     def __init__(self) -> None:
-        merged = dict(
-            Player.objects.filter(merged_into__isnull=False).values_list("id", "merged_into")
-        )
-        self.final: dict[int, int] = {}
-        for pid, target in merged.items():
-            seen = {pid}
-            while target in merged and target not in seen:  # a cycle of merges ends the walk
-                seen.add(target)
-                target = merged[target]
-            self.final[pid] = target
+        self.final: dict[int, int] = surviving_ids(Player.merges())
 
     def map(self, player_ids: IntArray) -> IntArray:
         if not self.final:

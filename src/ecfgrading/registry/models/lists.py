@@ -17,11 +17,13 @@ from django.db import models
 from django.db.models import Q
 
 from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Rate
+from ecfgrading.errors import Conflict
 from ecfgrading.registry.models.choices import CategoryChoice, RateChoice, StartSourceChoice
 
 
-class PublishedVersionError(Exception):
+class PublishedVersionError(Conflict):
     """A change to a published list version: corrections make a new version (G26)."""
 
 
@@ -58,6 +60,11 @@ class GradingList(models.Model):
     def list(self) -> ListId:
         return ListId.parse(self.list_id)
 
+    @property
+    def has_august(self) -> bool:
+        """G27: only a July list has an august version, its definitive one."""
+        return self.list.month == 7
+
     def clean(self) -> None:
         try:
             self.list.check_rate(Rate(self.rate))
@@ -82,16 +89,20 @@ class ListVersion(models.Model):
         DRAFT = "draft", "Draft"
         PUBLISHED = "published", "Published"
 
+    INITIAL = "initial"  # G26: a list's first version
+    AUGUST = "august"  # G27: the definitive version of a July list
+    NAMES = rf"^({INITIAL}|{AUGUST}|rev[1-9][0-9]*)$"  # then rev1, rev2... (G26)
+
     grading_list = models.ForeignKey(GradingList, on_delete=models.PROTECT, related_name="versions")
     name = models.CharField(
         max_length=10,
-        validators=[RegexValidator(r"^(initial|august|rev[1-9][0-9]*)$")],
+        validators=[RegexValidator(NAMES)],
         help_text="initial, august, rev1, rev2...",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     computed_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
-    rules_name = models.CharField(max_length=40, default="ecf-2009")
+    rules_name = models.CharField(max_length=40, default=ECF_2009.name)
     report = models.JSONField(default=dict, blank=True)
 
     objects = ListVersionQuerySet.as_manager()
@@ -115,9 +126,9 @@ class ListVersion(models.Model):
         return self.status == self.Status.PUBLISHED
 
     def clean(self) -> None:
-        if self.name != "august" or self.grading_list_id is None:
+        if self.name != self.AUGUST or self.grading_list_id is None:
             return
-        if not self.grading_list.list_id.endswith("-07"):
+        if not self.grading_list.has_august:
             raise ValidationError({"name": "only July lists have an august version"})
 
     def save(self, *args: Any, **kwargs: Any) -> None:

@@ -7,10 +7,9 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Upper
 
-from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.codes import LAST_CODE, GradingCode
+from ecfgrading.registry.merges import surviving_id
 from ecfgrading.registry.models.choices import Sex
-
-MAX_CODE = 999_999  # G28: six digits
 
 
 class County(models.Model):
@@ -65,7 +64,7 @@ class Player(models.Model):
 
     code = models.PositiveIntegerField(
         unique=True,
-        validators=[MaxValueValidator(MAX_CODE)],
+        validators=[MaxValueValidator(LAST_CODE)],
         help_text="Six digits of the grading code; issued, never reused (G28).",
     )
     surname = models.CharField(max_length=100)
@@ -76,7 +75,7 @@ class Player(models.Model):
         blank=True,
         help_text="Private: never public, in the API or in a published file.",
     )
-    fide_id = models.PositiveIntegerField("FIDE id", null=True, blank=True, db_index=True)
+    fide_id = models.PositiveBigIntegerField("FIDE id", null=True, blank=True, db_index=True)
     membership_no = models.CharField("membership number", max_length=20, blank=True, db_index=True)
     nation = models.CharField(max_length=3, default="ENG")
     merged_into = models.ForeignKey(
@@ -97,7 +96,7 @@ class Player(models.Model):
             models.Index(Upper("surname"), name="player_surname_upper_idx"),
         )
         constraints = (
-            models.CheckConstraint(condition=Q(code__lte=MAX_CODE), name="player_code_six_digits"),
+            models.CheckConstraint(condition=Q(code__lte=LAST_CODE), name="player_code_six_digits"),
             models.CheckConstraint(
                 condition=~Q(merged_into=F("id")), name="player_not_merged_into_self"
             ),
@@ -121,18 +120,22 @@ class Player(models.Model):
         return f"{self.surname}, {self.forenames}" if self.forenames else self.surname
 
     def surviving(self) -> Player:
-        """The record this player was merged into, following chains of merges."""
-        player, seen = self, {self.pk}
-        while player.merged_into_id is not None and player.merged_into_id not in seen:
-            seen.add(player.merged_into_id)
-            player = player.merged_into
-        return player
+        """The record this player counts for, following chains of merges (G28)."""
+        if self.merged_into_id is None:
+            return self
+        return Player.objects.get(pk=surviving_id(Player.merges(), self.pk))
+
+    @classmethod
+    def merges(cls) -> dict[int, int]:
+        """Each merged record's id -> the id it was merged into: one query, few rows."""
+        merged = cls.objects.filter(merged_into__isnull=False)
+        return dict(merged.values_list("id", "merged_into"))
 
 
 class PlayerAlias(models.Model):
     """A code that no longer has its own record: it resolves to the surviving player."""
 
-    code = models.PositiveIntegerField(unique=True, validators=[MaxValueValidator(MAX_CODE)])
+    code = models.PositiveIntegerField(unique=True, validators=[MaxValueValidator(LAST_CODE)])
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="aliases")
     note = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -141,7 +144,7 @@ class PlayerAlias(models.Model):
         ordering = ("code",)
         verbose_name_plural = "player aliases"
         constraints = (
-            models.CheckConstraint(condition=Q(code__lte=MAX_CODE), name="alias_code_six_digits"),
+            models.CheckConstraint(condition=Q(code__lte=LAST_CODE), name="alias_code_six_digits"),
         )
 
     def __str__(self) -> str:

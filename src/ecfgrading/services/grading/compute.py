@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from django.db import transaction
@@ -13,6 +14,7 @@ from django.utils import timezone
 
 from ecfgrading.engine import ECF_2009, ListId, ListOutcome, Rate, RuleSet, compute_list
 from ecfgrading.engine.categories import CATEGORY_CODES
+from ecfgrading.engine.rules import rule_set
 from ecfgrading.engine.starting import SOURCE_CODES
 from ecfgrading.registry.models import (
     AuditLog,
@@ -25,6 +27,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.services import versions
 from ecfgrading.services.bulk import insert_rows
+from ecfgrading.services.errors import ErrorKind, user_input
 from ecfgrading.services.grading.inputs import Loaded, load_inputs
 from ecfgrading.services.versions import VersionError
 
@@ -76,11 +79,17 @@ def compute_version(
     *,
     actor: str = "",
     user: Any = None,
-    rules: RuleSet = ECF_2009,
+    rules_name: str = ECF_2009.name,
 ) -> GradingRun:
-    """Compute a draft version of a list on the data as it is now (G26)."""
-    lid = ListId.parse(list_id)
-    lid.check_rate(rate)
+    """Compute a draft version of a list on the data as it is now (G26).
+
+    The version records the rule set it was computed under (``rules_name``), so that it
+    is explained, and recomputed, under the same rules.
+    """
+    with user_input(VersionError):
+        lid = ListId.parse(list_id)
+        lid.check_rate(rate)
+        rules = rule_set(rules_name)
     started = time.perf_counter()
     loaded = load_inputs(lid, rate)
     loaded_at = time.perf_counter()
@@ -106,14 +115,21 @@ def publish_version(
     list_id: str, rate: Rate, version: str, *, actor: str = "", user: Any = None
 ) -> ListVersion:
     """Publishing makes a draft immutable and the list's current version (G26)."""
+    with user_input(VersionError):
+        ListId.parse(list_id)
     with transaction.atomic():
         target = versions.named(list_id, rate, version)
         target = ListVersion.objects.select_for_update().get(pk=target.pk)
         if target.is_published:
-            raise VersionError(f"{rate} list {list_id} {version} is already published")
+            raise VersionError(
+                f"{rate} list {list_id} {version} is already published", kind=ErrorKind.CONFLICT
+            )
         later = target.grading_list.versions.filter(status=ListVersion.Status.PUBLISHED)
         if any(versions.rank(v.name) > versions.rank(version) for v in later):
-            raise VersionError(f"a later version of {rate} list {list_id} is already published")
+            raise VersionError(
+                f"a later version of {rate} list {list_id} is already published",
+                kind=ErrorKind.CONFLICT,
+            )
         target.status = ListVersion.Status.PUBLISHED
         target.published_at = timezone.now()
         target.save(update_fields=["status", "published_at"])
@@ -125,7 +141,7 @@ def _draft(lid: ListId, rate: Rate, name: str | None, rules: RuleSet) -> ListVer
     """The draft to (re)write: an existing draft of that name is emptied first."""
     grading_list, _ = GradingList.objects.get_or_create(list_id=str(lid), rate=rate.value)
     name = name or versions.next_name(grading_list)
-    if name == "august" and lid.month != 7:
+    if name == ListVersion.AUGUST and not grading_list.has_august:
         raise VersionError(f"only July lists have an august version, not {lid}")
     versions.check_new(grading_list, name)
     target, _ = ListVersion.objects.select_for_update().get_or_create(
@@ -133,10 +149,14 @@ def _draft(lid: ListId, rate: Rate, name: str | None, rules: RuleSet) -> ListVer
     )
     if target.is_published:
         raise VersionError(
-            f"{rate} list {lid} {name} is published and immutable: compute a new version"
+            f"{rate} list {lid} {name} is published and immutable: compute a new version",
+            kind=ErrorKind.CONFLICT,
         )
     for model in (ListEntry, StoredGamePoints, StoredPeriodTotal):
         model.objects.filter(version=target).delete()
+    if target.rules_name != rules.name:  # a draft recomputed under other rules says so
+        target.rules_name = rules.name
+        target.save(update_fields=["rules_name"])
     return target
 
 
@@ -169,59 +189,110 @@ def _counted(values: Any) -> dict[str, int]:
 def _store(version: ListVersion, outcome: ListOutcome, loaded: Loaded) -> None:
     """Entries for every active player, and what G17 stores for later lists."""
     assert_version_editable(version)
-    insert_rows(ListEntry, _ENTRY_COLUMNS, _entry_rows(version, outcome, loaded.previous_grades))
-    cols, ids = outcome.players, outcome.inputs.players.ids
-    index = np.flatnonzero(cols.active)
-    totals = zip(
-        [version.id] * index.size,
-        ids[index].tolist(),
-        cols.n0[index].tolist(),
-        cols.t0[index].tolist(),
-        strict=True,
-    )
-    insert_rows(StoredPeriodTotal, ("version_id", "player_id", "n", "total"), totals)
-    insert_rows(StoredGamePoints, _POINTS_COLUMNS, _points_rows(version, outcome))
+    entries = _entry_rows(version, outcome, loaded.previous_grades)
+    insert_rows(ListEntry, _EntryRow._fields, entries)
+    insert_rows(StoredPeriodTotal, _TotalRow._fields, _total_rows(version, outcome))
+    insert_rows(StoredGamePoints, _PointsRow._fields, _points_rows(version, outcome))
 
 
-_ENTRY_COLUMNS = (
-    "version_id", "player_id", "grade", "unrounded", "calculated", "category",
-    "previous_grade", "games_latest", "games_counted", "n1", "n2", "junior_age", "bonus",
-    "start_grade", "start_source", "flags", "published",
-)  # fmt: skip
-_POINTS_COLUMNS = ("version_id", "game_id", "player_id", "period", "date", "sequence", "points")
+# One NamedTuple per table: its fields name the database columns a run writes, and every
+# row is built by giving each column by name (``_rows``).
 
 
-def _entry_rows(version: ListVersion, outcome: ListOutcome, grade1: dict[int, int]) -> Any:
+class _EntryRow(NamedTuple):
+    version_id: int
+    player_id: int
+    grade: int
+    unrounded: float
+    calculated: float
+    category: str
+    previous_grade: int | None  # Grade1
+    games_latest: int  # G24: games in P0
+    games_counted: int  # G24
+    n1: int
+    n2: int
+    junior_age: int | None
+    bonus: float  # G20
+    start_grade: float
+    start_source: str
+    flags: str
+    published: bool  # G23
+
+
+class _TotalRow(NamedTuple):
+    version_id: int
+    player_id: int
+    n: int
+    total: float
+
+
+class _PointsRow(NamedTuple):
+    version_id: int
+    game_id: int
+    player_id: int
+    period: int
+    date: str
+    sequence: int
+    points: float
+
+
+def _rows(table: type[NamedTuple], **columns: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
+    """Rows of ``table`` from one sequence per column, each given by its name.
+
+    Plain tuples in the table's field order, not NamedTuples: a national run writes
+    400,000 points rows, and building an object for each would slow the store down.
+    """
+    fields = table._fields
+    if sorted(columns) != sorted(fields):
+        raise TypeError(f"{table.__name__} has columns {fields}, got {tuple(columns)}")
+    return zip(*(columns[name] for name in fields), strict=True)
+
+
+def _entry_rows(
+    version: ListVersion, outcome: ListOutcome, grade1: dict[int, int]
+) -> Iterator[tuple[Any, ...]]:
     """One row per player with a graded game in P0, published or not (G17, G23)."""
     cols, history = outcome.players, outcome.inputs.history
     index = np.flatnonzero(cols.active)
     ids = outcome.inputs.players.ids[index].tolist()
     ages = np.where(cols.junior, cols.age, -1)[index].tolist()
-    unanchored = cols.unanchored[index].tolist()
     categories = [CATEGORY_CODES[c].value for c in cols.category[index]]
-    return zip(
-        [version.id] * index.size,
-        ids,
-        cols.grade[index].tolist(),
-        cols.unrounded[index].tolist(),
-        cols.calculated[index].tolist(),
-        categories,
-        [grade1.get(pid) for pid in ids],
-        cols.n0[index].tolist(),
-        cols.games_counted[index].tolist(),
-        history.p1.n[index].tolist(),
-        history.p2.n[index].tolist(),
-        [age if age >= 0 else None for age in ages],
-        cols.bonus[index].tolist(),
-        cols.start[index].tolist(),
-        [SOURCE_CODES[c].value for c in cols.source[index]],
-        ["unanchored" if flag else "" for flag in unanchored],
-        [category != "" for category in categories],
-        strict=True,
+    return _rows(
+        _EntryRow,
+        version_id=[version.id] * index.size,
+        player_id=ids,
+        grade=cols.grade[index].tolist(),
+        unrounded=cols.unrounded[index].tolist(),
+        calculated=cols.calculated[index].tolist(),
+        category=categories,
+        previous_grade=[grade1.get(pid) for pid in ids],
+        games_latest=cols.n0[index].tolist(),
+        games_counted=cols.games_counted[index].tolist(),
+        n1=history.p1.n[index].tolist(),
+        n2=history.p2.n[index].tolist(),
+        junior_age=[age if age >= 0 else None for age in ages],
+        bonus=cols.bonus[index].tolist(),
+        start_grade=cols.start[index].tolist(),
+        start_source=[SOURCE_CODES[c].value for c in cols.source[index]],
+        flags=["unanchored" if flag else "" for flag in cols.unanchored[index].tolist()],
+        published=[category != "" for category in categories],
     )
 
 
-def _points_rows(version: ListVersion, outcome: ListOutcome) -> Any:
+def _total_rows(version: ListVersion, outcome: ListOutcome) -> Iterator[tuple[Any, ...]]:
+    """G17: each active player's games and points in P0, for later lists' P1 and P2."""
+    cols = outcome.players
+    index = np.flatnonzero(cols.active)
+    return _rows(
+        _TotalRow,
+        version_id=[version.id] * index.size,
+        player_id=outcome.inputs.players.ids[index].tolist(),
+        n=cols.n0[index].tolist(),
+        total=cols.t0[index].tolist(),
+    )
+
+
+def _points_rows(version: ListVersion, outcome: ListOutcome) -> Iterator[tuple[Any, ...]]:
     """Two rows per graded game: each side's points (G12), dated, in recording order."""
     games = outcome.inputs.games
     graded = np.flatnonzero(outcome.graded)
@@ -233,13 +304,13 @@ def _points_rows(version: ListVersion, outcome: ListOutcome) -> Any:
         (games.player2, outcome.points.points2),
     )
     for player, points in sides:
-        yield from zip(
-            [version.id] * graded.size,
-            game_ids,
-            ids[player[graded]].tolist(),
-            [0] * graded.size,
-            dates,
-            game_ids,  # game ids grow with recording: the G15 tie-break
-            points[graded].tolist(),
-            strict=True,
+        yield from _rows(
+            _PointsRow,
+            version_id=[version.id] * graded.size,
+            game_id=game_ids,
+            player_id=ids[player[graded]].tolist(),
+            period=[0] * graded.size,  # the version's own P0
+            date=dates,
+            sequence=game_ids,  # game ids grow with recording: the G15 tie-break
+            points=points[graded].tolist(),
         )

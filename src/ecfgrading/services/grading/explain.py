@@ -2,16 +2,26 @@
 
 A published version is immutable, so its breakdown is read from its own rows (entries,
 stored points, and the versions its report says it read), never recomputed from games
-that may have been corrected since.
+that may have been corrected since. This module only loads those rows; the engine's
+``explain_stored`` applies the rules, under the rule set the version names.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from django.db.models import Sum
 
-from ecfgrading.engine import ECF_2009, Category, Flag, Rate, ResultCode, StartSource
-from ecfgrading.engine.explain import Explanation, Forward, GameLine, StoredLine
+from ecfgrading.engine import Category, Flag, Rate, ResultCode, StartSource
+from ecfgrading.engine.explain import (
+    Explanation,
+    StoredGame,
+    StoredGrade,
+    StoredPeriod,
+    StoredPeriodGame,
+    explain_stored,
+)
 from ecfgrading.engine.outcome import Entry
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.rules import RuleSet, rule_set
 from ecfgrading.registry.models import (
     Game,
     ListEntry,
@@ -22,15 +32,19 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import resolve_code
 from ecfgrading.services import versions
+from ecfgrading.services.errors import ErrorKind, ServiceError, user_input
 from ecfgrading.services.merge import Survivors
 
 
-class BreakdownError(Exception):
+class BreakdownError(ServiceError):
     """No such player, or no grade of his in the list asked for."""
 
 
 def breakdowns(code: str, list_id: str | None = None) -> list[tuple[Explanation, dict[int, str]]]:
     """The player's explanations in a list (default: his latest published of each rate)."""
+    if list_id is not None:
+        with user_input(BreakdownError):
+            list_id = str(ListId.parse(list_id))
     player = _player(code)
     found = []
     for rate in (Rate.STANDARD, Rate.RAPID):
@@ -39,7 +53,9 @@ def breakdowns(code: str, list_id: str | None = None) -> list[tuple[Explanation,
             found.append(explain_entry(entry))
     if not found:
         where = f"list {list_id}" if list_id else "any published list"
-        raise BreakdownError(f"{player.ref} {player.name} has no grade in {where}")
+        raise BreakdownError(
+            f"{player.ref} {player.name} has no grade in {where}", kind=ErrorKind.NOT_FOUND
+        )
     return found
 
 
@@ -49,7 +65,10 @@ def _player(code: str) -> Player:
     except ValueError as error:
         raise BreakdownError(str(error)) from None
     if player is None:
-        raise BreakdownError(f"expected the grading code of a player on record, got {code!r}")
+        raise BreakdownError(
+            f"expected the grading code of a player on record, got {code!r}",
+            kind=ErrorKind.NOT_FOUND,
+        )
     return player
 
 
@@ -67,26 +86,34 @@ def _entry(player: Player, rate: Rate, list_id: str | None) -> ListEntry | None:
 
 def explain_entry(entry: ListEntry) -> tuple[Explanation, dict[int, str]]:
     """The engine's Explanation for a stored entry, and the names it mentions."""
+    stored = _stored_grade(entry)
+    explanation = explain_stored(stored, _rules(entry.version))
+    return explanation, _names({entry.player_id} | {g.opponent_id for g in stored.games})
+
+
+def _rules(version: ListVersion) -> RuleSet:
+    """A version is explained under the rule set it was computed with."""
+    try:
+        return rule_set(version.rules_name)
+    except ValueError as error:
+        raise BreakdownError(f"list version {version}: {error}", kind=ErrorKind.CONFLICT) from None
+
+
+def _stored_grade(entry: ListEntry) -> StoredGrade:
+    """The rows the version stored for the player, and those of the versions it read."""
     version = entry.version
     rate = Rate(version.grading_list.rate)
-    lines = _game_lines(entry)
-    x_grade = entry.category == Category.X.value
-    forward = () if x_grade else _forward(entry, rate)
-    counted = [g for g in lines if g.in_h0 or not x_grade]
-    total = sum(g.points for g in counted) + sum(f.points for f in forward)
-    names = _names({entry.player_id} | {g.opponent_id for g in lines})
-    explanation = Explanation(
-        list_id=version.grading_list.list_id,
+    survivors = Survivors()
+    read = version.report.get("read_from", {})  # the P1/P2 versions, as the run recorded
+    records = _records(entry.player_id, survivors)
+    return StoredGrade(
+        list_id=version.grading_list.list,
         rate=rate,
         entry=_engine_entry(entry),
-        unanchored=Flag.UNANCHORED.value in entry.flags.split(","),
-        first_estimate=None,
-        games=tuple(lines),
-        forward=forward,
-        x_grade=x_grade,
-        points_total=total,
+        games=_p0_games(entry, survivors),
+        p1=_period(read.get("p1"), records, rate),
+        p2=_period(read.get("p2"), records, rate),
     )
-    return explanation, names
 
 
 def _engine_entry(entry: ListEntry) -> Entry:
@@ -112,17 +139,16 @@ def _engine_entry(entry: ListEntry) -> Entry:
     )
 
 
-def _game_lines(entry: ListEntry) -> list[GameLine]:
+def _p0_games(entry: ListEntry, survivors: Survivors) -> tuple[StoredGame, ...]:
     rows = list(
         StoredGamePoints.objects.filter(version=entry.version, player=entry.player, period=0)
         .exclude(game=None)
-        .order_by("date", "sequence")
         .values_list("game_id", "points")
     )
-    survivor = Survivors().final  # a merged record's games are his survivor's
-    games = {g.id: g for g in Game.objects.filter(id__in=[r[0] for r in rows])}
+    games = Game.objects.in_bulk([game_id for game_id, _ in rows])
+    final = survivors.final  # a merged record's games are his survivor's
     sides = {
-        gid: (survivor.get(g.player1_id, g.player1_id), survivor.get(g.player2_id, g.player2_id))
+        gid: (final.get(g.player1_id, g.player1_id), final.get(g.player2_id, g.player2_id))
         for gid, g in games.items()
     }
     opponents = {b if a == entry.player_id else a for a, b in sides.values()}
@@ -131,64 +157,55 @@ def _game_lines(entry: ListEntry) -> list[GameLine]:
             "player_id", "start_grade"
         )
     )
-    h0 = entry.version.grading_list.list.h0()
-    return [_line(entry, games[gid], sides[gid], points, starts, h0) for gid, points in rows]
-
-
-def _line(
-    entry: ListEntry,
-    game: Game,
-    sides: tuple[int, int],
-    points: float,
-    starts: dict[int, Any],
-    h0: Any,
-) -> GameLine:
-    first = sides[0] == entry.player_id
-    opponent = sides[1] if first else sides[0]
-    score1 = ResultCode.from_text(game.result).score1
-    own, other = entry.start_grade or 0.0, starts.get(opponent) or 0.0
-    cap = ECF_2009.cap
-    return GameLine(
-        game_id=game.id,
-        date=game.game_date,
-        opponent_index=-1,
-        opponent_id=opponent,
-        opponent_start=other,
-        counted_as=min(max(other, own - cap), own + cap),  # G12
-        score=score1 if first else 1.0 - score1,
-        points=points,
-        in_h0=game.game_date in h0,
+    return tuple(
+        _stored_game(entry.player_id, games[gid], sides[gid], points, starts)
+        for gid, points in rows
     )
 
 
-def _forward(entry: ListEntry, rate: Rate) -> tuple[Forward, ...]:
-    """G14/G15 from the versions this computation read (recorded in its report)."""
-    read = entry.version.report.get("read_from", {})
-    target = ECF_2009.target(entry.junior_age is not None)
-    short = max(target - entry.games_latest, 0)
-    parts = []
-    for period in (1, 2):
-        version_id = read.get(f"p{period}")
-        taken = min(short, entry.n1 if period == 1 else entry.n2)
-        if not taken or version_id is None:
-            continue
-        short -= taken
-        parts.append(_period(entry, version_id, period, taken, rate))
-    return tuple(parts)
+def _stored_game(
+    player_id: int,
+    game: Game,
+    sides: tuple[int, int],
+    points: float,
+    starts: dict[int, float | None],
+) -> StoredGame:
+    first = sides[0] == player_id
+    opponent = sides[1] if first else sides[0]
+    score1 = ResultCode.from_text(game.result).score1
+    start = starts.get(opponent)
+    return StoredGame(
+        game_id=game.id,
+        date=game.game_date,
+        opponent_id=opponent,
+        opponent_start=float("nan") if start is None else start,  # unknown, not zero
+        score=score1 if first else 1.0 - score1,
+        points=points,
+    )
 
 
-def _period(entry: ListEntry, version_id: int, period: int, taken: int, rate: Rate) -> Forward:
-    if rate is Rate.RAPID:
-        rows = (
-            StoredGamePoints.objects.filter(version_id=version_id, player=entry.player, period=0)
-            .order_by("-date", "-sequence")
-            .values_list("game_id", "date", "points")[:taken]
-        )
-        lines = tuple(StoredLine(g or 0, d, p) for g, d, p in rows)
-        return Forward(period, taken, None, sum(line.points for line in lines), lines)
-    stored = StoredPeriodTotal.objects.get(version_id=version_id, player=entry.player)
-    average = stored.total / stored.n
-    return Forward(period, taken, average, taken * average, ())
+def _records(player_id: int, survivors: Survivors) -> list[int]:
+    """The player's own record and those merged into him: the grading run read them all."""
+    return [player_id, *(pid for pid, final in survivors.final.items() if final == player_id)]
+
+
+def _period(version_id: int | None, records: list[int], rate: Rate) -> StoredPeriod:
+    """G17: what the version that graded P1 or P2 stored for the player's records."""
+    if version_id is None:
+        return StoredPeriod()
+    totals = StoredPeriodTotal.objects.filter(
+        version_id=version_id, player_id__in=records
+    ).aggregate(n=Sum("n"), total=Sum("total"))
+    games = _period_games(version_id, records) if rate is Rate.RAPID else ()
+    return StoredPeriod(int(totals["n"] or 0), float(totals["total"] or 0.0), games)
+
+
+def _period_games(version_id: int, records: list[int]) -> tuple[StoredPeriodGame, ...]:
+    """G15: every stored game of the period; the engine picks the most recent."""
+    rows = StoredGamePoints.objects.filter(
+        version_id=version_id, player_id__in=records, period=0
+    ).values_list("game_id", "date", "sequence", "points")
+    return tuple(StoredPeriodGame(g or 0, d, s, p) for g, d, s, p in rows)
 
 
 def _names(ids: set[int]) -> dict[int, str]:

@@ -34,9 +34,10 @@ from ecfgrading.formats.gradelist import (
     write_grade_list,
 )
 from ecfgrading.registry.models import ClubMembership, GradingList, ListEntry, ListVersion
+from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.versions import published
 
 FORMATS = ("csv", "json", "xlsx")
-AUGUST = "august"  # G27: the definitive version of a July list
 RATE_ORDER = (Rate.STANDARD, Rate.RAPID)
 # Privacy: the only player columns an export reads (never date_of_birth).
 PLAYER_FIELDS = (
@@ -63,18 +64,8 @@ ENTRY_FIELDS = (
 )
 
 
-class ExportError(Exception):
+class ExportError(ServiceError):
     """A list, rate, version or format that cannot be exported as asked."""
-
-
-def current_version(list_id: str, rate: Rate) -> ListVersion | None:
-    """The latest published version: a player's current grade is the one in it (words)."""
-    published = ListVersion.objects.filter(
-        grading_list__list_id=list_id,
-        grading_list__rate=Rate(rate),
-        status=ListVersion.Status.PUBLISHED,
-    )
-    return published.select_related("grading_list").order_by("-published_at", "-id").first()
 
 
 def export_list(
@@ -118,12 +109,16 @@ def _rates(target: ListId, asked: Sequence[Rate | str] | None) -> tuple[Rate, ..
     """The rates asked (default: those on record), each on record for the list id."""
     on_record = _rates_on_record(target)
     if asked is None and not on_record:
-        raise ExportError(f"expected a grading list {target} on record, got none")
+        raise ExportError(
+            f"expected a grading list {target} on record, got none", kind=ErrorKind.NOT_FOUND
+        )
     chosen = on_record if asked is None else _asked_rates(target, asked)
     for rate in chosen:
         if rate not in on_record:
             listed = " and ".join(on_record) or "none"
-            raise ExportError(f"expected list {target} {rate} on record, got {listed}")
+            raise ExportError(
+                f"expected list {target} {rate} on record, got {listed}", kind=ErrorKind.NOT_FOUND
+            )
     return chosen
 
 
@@ -149,9 +144,9 @@ def _asked_rates(target: ListId, asked: Sequence[Rate | str]) -> tuple[Rate, ...
 
 def _version(target: ListId, rate: Rate, name: str | None) -> ListVersion:
     """The current version, or the named one; published either way (drafts never leave)."""
-    found = current_version(str(target), rate) if name is None else _named(target, rate, name)
+    found = published(target, rate) if name is None else _named(target, rate, name)
     if found is None:
-        raise ExportError(_missing_version(target, rate, name))
+        raise ExportError(_missing_version(target, rate, name), kind=ErrorKind.NOT_FOUND)
     return found
 
 
@@ -159,7 +154,8 @@ def _named(target: ListId, rate: Rate, name: str) -> ListVersion | None:
     versions = ListVersion.objects.filter(
         grading_list__list_id=str(target), grading_list__rate=rate, name=name
     )
-    return versions.filter(status=ListVersion.Status.PUBLISHED).first()
+    published_only = versions.filter(status=ListVersion.Status.PUBLISHED)
+    return published_only.select_related("grading_list").first()
 
 
 def _missing_version(target: ListId, rate: Rate, name: str | None) -> str:
@@ -236,7 +232,7 @@ def _rows(target: ListId, versions: Mapping[Rate, ListVersion]) -> list[_Row]:
         version__in=[version.pk for version in versions.values()], published=True
     )
     contexts = {v.pk: (rate, _context(target, rate, v)) for rate, v in versions.items()}
-    clubs = _clubs(entries, _season(target))
+    clubs = _clubs(entries, target.season())
     players: dict[int, _Player] = {}
     grades: dict[int, dict[Rate, _Grade]] = {}
     found = entries.values_list(*ENTRY_FIELDS, *PLAYER_FIELDS, named=True)
@@ -255,7 +251,7 @@ def _in_rate_order(grades: Mapping[Rate, _Grade]) -> dict[Rate, _Grade]:
 
 
 def _context(target: ListId, rate: Rate, version: ListVersion) -> _Context:
-    previous = current_version(str(target.previous_same_rate(rate)), rate)
+    previous = published(target.previous_same_rate(rate), rate)
     return _Context(version, _grades_in(previous), _august_grades(target, rate, version))
 
 
@@ -263,9 +259,9 @@ def _august_grades(
     target: ListId, rate: Rate, version: ListVersion
 ) -> Mapping[int, int | None] | None:
     """G27: for a July list exported at another version, the august grades if published."""
-    if target.month != 7 or version.name == AUGUST:
+    if not version.grading_list.has_august or version.name == ListVersion.AUGUST:
         return None
-    august = _named(target, rate, AUGUST)
+    august = _named(target, rate, ListVersion.AUGUST)
     return None if august is None else _grades_in(august)
 
 
@@ -315,12 +311,6 @@ def _grade(values: Any, rate: Rate, context: _Context) -> _Grade:
 def _grade1(in_previous_list: int | None, stored: int | None) -> int | None:
     """Grade1: the previous list's current grade (G4), else the one stored with the entry."""
     return stored if in_previous_list is None else in_previous_list
-
-
-def _season(target: ListId) -> int:
-    """The season (June..May, named by its ending year) in which the list's P0 ends."""
-    end = target.p0().end
-    return end.year + 1 if end.month >= 6 else end.year
 
 
 def _clubs(entries: QuerySet[ListEntry], season: int) -> dict[int, tuple[str, ...]]:
