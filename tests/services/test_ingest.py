@@ -316,7 +316,8 @@ def test_a_value_the_database_refuses_rejects_the_file_and_the_batch_goes_on(
     assert [o.accepted for o in outcomes] == [False, False]  # both tried, both kept
     feedback = outcomes[0].feedback
     assert [p.code for p in feedback.errors] == ["import-conflict"]
-    assert feedback.new_players == []  # rolled back: no code was given to anyone
+    assert feedback.new_players == ()  # rolled back: no code was given to anyone
+    assert (feedback.graded, feedback.linked, feedback.accepted) == ({}, 0, False)
     assert not Player.objects.exists()
     assert Submission.objects.filter(status="rejected").count() == 2
 
@@ -325,3 +326,37 @@ def test_a_fide_number_that_is_not_one_is_ignored() -> None:
     odd = SMITH + "#FIDE NO=²"
     assert import_results(results_file([BLOGGS, odd], TWO_GAMES), filename="a").accepted
     assert Player.objects.get(surname="Smith").fide_id is None
+
+
+def test_a_club_code_not_of_four_characters_is_warned_of_and_the_club_found_by_name() -> None:
+    anytown = Club.objects.create(name="Anytown")
+    odd = "#PIN=2#NAME=Smith, Jane#CLUB CODE=ANYTWN#CLUB NAME=Anytown"  # line 16
+
+    outcome = import_results(results_file([BLOGGS, odd], TWO_GAMES), filename="a")
+
+    assert outcome.accepted  # on PostgreSQL too: the code never reaches the 4-character column
+    assert [(p.code, p.line) for p in outcome.feedback.warnings if p.code == "bad-club-code"] == [
+        ("bad-club-code", 16)
+    ]
+    smith = Player.objects.get(surname="Smith")
+    assert ClubMembership.objects.filter(player=smith, club=anytown).exists()
+    assert list(Club.objects.filter(name="Anytown").values_list("code", flat=True)) == [None]
+
+
+@pytest.mark.parametrize("field", ["CLUB NAME", "CLUB COUNTY"])
+def test_a_club_or_county_name_too_long_to_store_is_an_error_at_its_line(field: str) -> None:
+    wide = f"#PIN=2#NAME=Smith, Jane#CLUB CODE=ANYT#{field}={'C' * 101}"  # line 16
+
+    (feedback,) = check_results([("a", results_file([BLOGGS, wide], TWO_GAMES))])
+
+    assert [(p.code, p.line, p.field) for p in feedback.errors] == [("too-long", 16, field)]
+    assert feedback.errors[0].expected == "a name of at most 100 characters"
+
+
+def test_an_accepted_files_kept_report_is_the_feedback_built_after_the_commit() -> None:
+    player(261619, "Bloggs", "Joe")
+    outcome = import_results(results_file([BLOGGS, SMITH], TWO_GAMES), filename="a")
+
+    report = Submission.objects.get(id=outcome.submission_id).report
+    assert (report["accepted"], report["graded"]) == (True, {"standard": 2})
+    assert [p["name"] for p in report["new_players"]] == ["Smith, Jane"]

@@ -22,9 +22,11 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category, Rate
 from ecfgrading.formats.gradelist import GradeListRow, RateGrade, read_grade_list_bytes
 from ecfgrading.formats.problems import Problem, Report
+from ecfgrading.registry.merges import surviving_records
 from ecfgrading.registry.models import (
     AuditLog,
     Club,
@@ -36,23 +38,19 @@ from ecfgrading.registry.models import (
     PlayerAlias,
 )
 from ecfgrading.registry.numbering import note_codes_on_record
+from ecfgrading.services.bulk import IN_CHUNK
+from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.people import PlayerDetails, from_list_row, normalise, too_long
 
-VERSION_NAME = "initial"
-RULES_NAME = "ecf-2009"
-# Under SQLite's 999 variables per statement, for ``__in`` lookups (Django batches only
-# bulk_create and bulk_update by itself).
-IN_CHUNK = 900
 # Column bounds of the registry on PostgreSQL (SQLite would store anything).
 MAX_SMALL = 32_767  # grade, previous grade, junior age
-MAX_INTEGER = 2_147_483_647  # FIDE id
-MAX_TEXT = 100  # surname, forenames, club name
 PLAYER_DETAILS = ("surname", "forenames", "sex", "fide_id", "nation")
 GAMES_LATEST_NOTE = (
     "games_latest is unknown in a list file, which gives only Games (games counted): set to Games"
 )
 
 
-class ListImportError(Exception):
+class ListImportError(ServiceError):
     """A list that cannot be loaded as asked; nothing was written."""
 
 
@@ -94,14 +92,13 @@ def import_grade_list(
     target = _list_id(list_id)
     chosen = _rates(target, rates)
     _refuse_existing(target, chosen)
-    rows, report = _read(data)
+    rows, details, report = _read(data)
     if rows is None:
         return ListImportResult(str(target), chosen, report)
-    _check_widths(rows)
     _refuse_empty(rows, target, chosen)
     source = _Source(target, chosen, filename, hashlib.sha256(data).hexdigest(), report)
     with transaction.atomic():
-        return _load(rows, source, actor)
+        return _load(rows, details, source, actor)
 
 
 # Arguments -------------------------------------------------------------------------------
@@ -138,7 +135,7 @@ def _refuse_existing(target: ListId, rates: Sequence[Rate]) -> None:
     existing = GradingList.objects.filter(list_id=str(target), rate__in=rates)
     found = sorted(existing.values_list("rate", flat=True))
     if found:
-        raise ListImportError(_exists_message(target, found))
+        raise ListImportError(_exists_message(target, found), kind=ErrorKind.CONFLICT)
 
 
 def _exists_message(target: ListId, rates: Sequence[str]) -> str:
@@ -152,25 +149,34 @@ def _exists_message(target: ListId, rates: Sequence[str]) -> str:
 # Reading and checking --------------------------------------------------------------------
 
 
-def _read(data: bytes) -> tuple[tuple[GradeListRow, ...] | None, Report]:
-    """The rows, or None when the report (the reader's and ours) has an error."""
+_Details = Mapping[int, PlayerDetails]  # code number -> the row's player details
+
+
+def _read(data: bytes) -> tuple[tuple[GradeListRow, ...] | None, _Details, Report]:
+    """The rows and their players' details, or None when the report (the reader's and
+    ours) has an error."""
     grade_list, report = read_grade_list_bytes(data)
     if grade_list is None:
-        return None, report
-    problems = [problem for row in grade_list.rows for problem in _row_problems(row)]
+        return None, {}, report
+    details: dict[int, PlayerDetails] = {}
+    problems: list[Problem] = []
+    for row in grade_list.rows:
+        details[row.code.number], found = normalise(from_list_row(row))
+        problems += (*found, *_row_problems(row))
     report = Report(tuple(sorted((*report.problems, *problems), key=lambda p: p.line)))
-    return (grade_list.rows if report.ok else None), report
+    return (grade_list.rows if report.ok else None), details, report
 
 
 def _row_problems(row: GradeListRow) -> Iterator[Problem]:
-    """What the reader accepts but the registry cannot store."""
-    if not _split_name(row.name)[0]:
-        yield Problem.make("missing-name", row.line, "Name", "a name 'Surname, Forenames'", "")
-    if row.fide_code and _fide_id(row.fide_code) is None:
-        yield Problem.make("bad-number", row.line, "FIDECode", "a FIDE id", row.fide_code)
+    """What the reader accepts but the registry cannot store (the player's own details
+    are ``normalise``'s, as on every path that creates a player)."""
     for column, value in _small_numbers(row):
         if value is not None and value > MAX_SMALL:
             yield Problem.make("bad-number", row.line, column, f"at most {MAX_SMALL}", str(value))
+    for club in row.clubs:
+        column = Club._meta.get_field("name")
+        if problem := too_long(row.line, "ClubNam", column, _club_key(club)[0]):
+            yield problem
 
 
 def _small_numbers(row: GradeListRow) -> Iterator[tuple[str, int | None]]:
@@ -178,17 +184,6 @@ def _small_numbers(row: GradeListRow) -> Iterator[tuple[str, int | None]]:
     for prefix, grades in (("", row.standard), ("R", row.rapid)):
         yield f"{prefix}Grade", grades.grade
         yield f"{prefix}Grade1", grades.previous
-
-
-def _check_widths(rows: Sequence[GradeListRow]) -> None:
-    """Names and clubs longer than the registry stores; rare enough to stop the import."""
-    for row in rows:
-        texts = (*_split_name(row.name), *(_club_key(club)[0] for club in row.clubs))
-        if any(len(text) > MAX_TEXT for text in texts):
-            raise ListImportError(
-                f"expected names and clubs of at most {MAX_TEXT} characters, "
-                f"got {max(texts, key=len)!r} (line {row.line}); nothing was imported"
-            )
 
 
 def _refuse_empty(rows: Sequence[GradeListRow], target: ListId, rates: Sequence[Rate]) -> None:
@@ -199,18 +194,6 @@ def _refuse_empty(rows: Sequence[GradeListRow], target: ListId, rates: Sequence[
                 f"expected {rate} grades for list {target} {rate}, got none in the file; "
                 "load only the rates it holds"
             )
-
-
-def _split_name(name: str) -> tuple[str, str]:
-    """'Surname, Forenames' -> ('Surname', 'Forenames'); no comma: all surname."""
-    surname, _, forenames = name.partition(",")
-    return surname.strip(), forenames.strip()
-
-
-def _fide_id(text: str) -> int | None:
-    if text.isascii() and text.isdigit() and int(text) <= MAX_INTEGER:
-        return int(text)
-    return None
 
 
 def _club_key(name: str) -> tuple[str, bool]:
@@ -235,9 +218,8 @@ class _Source:
 
     @property
     def season(self) -> int:
-        """The season (June..May, named by its ending year) in which the list's P0 ends."""
-        end = self.target.p0().end
-        return end.year + 1 if end.month >= 6 else end.year
+        """The season of the list's memberships: the one in which its P0 ends."""
+        return self.target.season()
 
 
 @dataclass
@@ -276,10 +258,12 @@ _COUNT_NAMES = (
 )
 
 
-def _load(rows: Sequence[GradeListRow], source: _Source, actor: str) -> ListImportResult:
+def _load(
+    rows: Sequence[GradeListRow], details: _Details, source: _Source, actor: str
+) -> ListImportResult:
     counts = _Counts()
     lists = _create_lists(source)  # first: a list loaded meanwhile stops us before any write
-    players = _players(rows, source.now, counts)
+    players = _players(rows, details, source.now, counts)
     _memberships(rows, players, _clubs(rows, counts), source.season, counts)
     note_codes_on_record(max(row.code.number for row in rows) if rows else 0)
     for grading_list in lists.values():
@@ -295,7 +279,9 @@ def _create_lists(source: _Source) -> dict[Rate, GradingList]:
             with transaction.atomic():  # a savepoint, so PostgreSQL can report the clash
                 lists[rate] = GradingList.objects.create(list_id=str(source.target), rate=rate)
         except IntegrityError:
-            raise ListImportError(_exists_message(source.target, [rate])) from None
+            raise ListImportError(
+                _exists_message(source.target, [rate]), kind=ErrorKind.CONFLICT
+            ) from None
     return lists
 
 
@@ -313,18 +299,17 @@ def _audit_details(source: _Source, counts: _Counts) -> dict[str, Any]:
 # Players ---------------------------------------------------------------------------------
 
 
-def _players(rows: Sequence[GradeListRow], now: datetime, counts: _Counts) -> dict[int, Player]:
+def _players(
+    rows: Sequence[GradeListRow], details: _Details, now: datetime, counts: _Counts
+) -> dict[int, Player]:
     """Each row's player by code number: created, updated or found, never duplicated."""
-    found, own = _on_record([row.code.number for row in rows])
+    numbers = [row.code.number for row in rows]
+    found, own = _on_record(numbers)
     _refuse_shared_players(rows, found)
-    new = [_new_player(row) for row in rows if row.code.number not in found]
+    new = [details[n].new_player(n) for n in numbers if n not in found]
     Player.objects.bulk_create(new)
     counts.players_created = len(new)
-    changed = [
-        player
-        for row in rows
-        if row.code.number in own and _refresh(player := found[row.code.number], row)
-    ]
+    changed = [player for n in numbers if n in own and _refresh(player := found[n], details[n])]
     for player in changed:
         player.updated_at = now  # bulk_update skips auto_now
     Player.objects.bulk_update(changed, [*PLAYER_DETAILS, "updated_at"])
@@ -354,20 +339,12 @@ def _survivors(players: Iterable[Player]) -> dict[int, Player]:
         fetched = list(_chunked(Player.objects.all(), "pk", sorted(wanted)))
         known.update((player.pk, player) for player in fetched)
         wanted = _merge_targets(fetched, known)
-    return {pk: _follow(known, pk) for pk in known}
+    return surviving_records(known)
 
 
 def _merge_targets(players: Iterable[Player], known: Mapping[int, Player]) -> set[int]:
     targets = {player.merged_into_id for player in players}
     return {pk for pk in targets if pk is not None and pk not in known}
-
-
-def _follow(known: Mapping[int, Player], pk: int) -> Player:
-    player, seen = known[pk], {pk}
-    while player.merged_into_id is not None and player.merged_into_id not in seen:
-        seen.add(player.merged_into_id)
-        player = known[player.merged_into_id]
-    return player
 
 
 def _refuse_shared_players(rows: Sequence[GradeListRow], found: Mapping[int, Player]) -> None:
@@ -385,46 +362,23 @@ def _refuse_shared_players(rows: Sequence[GradeListRow], found: Mapping[int, Pla
             )
 
 
-def _new_player(row: GradeListRow) -> Player:
-    surname, forenames = _split_name(row.name)
-    return Player(
-        code=row.code.number,
-        surname=surname,
-        forenames=forenames,
-        sex=_sex(row.sex),
-        fide_id=_fide_id(row.fide_code),
-        nation=_nation(row.nation, "ENG"),
-    )
-
-
-def _refresh(player: Player, row: GradeListRow) -> bool:
+def _refresh(player: Player, details: PlayerDetails) -> bool:
     """Take the list's details; True if any changed. Dates of birth are never touched.
 
-    An empty Sex or FIDECode leaves the record's value: the list omits it, not denies it.
+    An empty (or bad) Sex, FIDECode or Nation leaves the record's value: the list omits
+    it, not denies it.
     """
-    surname, forenames = _split_name(row.name)
-    details = {
-        "surname": surname,
-        "forenames": forenames,
-        "sex": _sex(row.sex) or player.sex,
-        "fide_id": _fide_id(row.fide_code) or player.fide_id,
-        "nation": _nation(row.nation, player.nation),
+    wanted = {
+        "surname": details.surname,
+        "forenames": details.forenames,
+        "sex": details.sex or player.sex,
+        "fide_id": details.fide_id or player.fide_id,
+        "nation": details.nation or player.nation,
     }
-    changed = {name: value for name, value in details.items() if getattr(player, name) != value}
+    changed = {name: value for name, value in wanted.items() if getattr(player, name) != value}
     for name, value in changed.items():
         setattr(player, name, value)
     return bool(changed)
-
-
-def _sex(text: str) -> str:
-    """M or F; anything else was reported as a warning and is stored as unknown."""
-    text = text.upper()
-    return text if text in ("M", "F") else ""
-
-
-def _nation(text: str, fallback: str) -> str:
-    """Three letters; a bad value was reported as a warning and leaves the fallback."""
-    return text.upper() if len(text) == 3 and text.isalpha() else fallback
 
 
 # Clubs and memberships -------------------------------------------------------------------
@@ -456,15 +410,8 @@ def _clubs_on_record() -> dict[ClubKey, Club]:
     found: dict[ClubKey, Club] = {}
     for club in ranked:
         found.setdefault((" ".join(club.name.split()).casefold(), club.is_location), club)
-    return {key: _surviving_club(club, everything) for key, club in found.items()}
-
-
-def _surviving_club(club: Club, everything: Mapping[int, Club]) -> Club:
-    seen = {club.pk}
-    while club.merged_into_id is not None and club.merged_into_id not in seen:
-        seen.add(club.merged_into_id)
-        club = everything[club.merged_into_id]
-    return club
+    survivors = surviving_records(everything)
+    return {key: survivors[club.pk] for key, club in found.items()}
 
 
 def _memberships(
@@ -524,7 +471,7 @@ def _version(
     """The ``initial`` version, entries written while it is a draft, then published."""
     rate = Rate(grading_list.rate)
     version = ListVersion.objects.create(
-        grading_list=grading_list, name=VERSION_NAME, rules_name=RULES_NAME
+        grading_list=grading_list, name=ListVersion.INITIAL, rules_name=ECF_2009.name
     )
     entries = [
         _entry(version, players[row.code.number], row, grades)

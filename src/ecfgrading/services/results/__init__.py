@@ -5,7 +5,8 @@ Public surface (the CLI, the web upload and the back office call these):
 
 - ``check_results(files)`` -> a Feedback per file, writing nothing
 - ``import_files(files, sender=, user=, progress=)`` / ``import_results(data, filename=)``
-- ``open_cases()`` and ``resolve(case_id, code= | create=True)``: the queue
+- ``open_cases()`` / ``open_case_list()`` and ``resolve(case_id, code= | create=True)``:
+  the queue
 """
 
 from ecfgrading.services.results.feedback import Feedback
@@ -16,15 +17,17 @@ from ecfgrading.services.results.ingest import (
     import_files,
     import_results,
 )
-from ecfgrading.services.results.queue import open_cases, resolve
+from ecfgrading.services.results.queue import OpenCase, open_case_list, open_cases, resolve
 
 __all__ = [
     "Feedback",
     "ImportResult",
+    "OpenCase",
     "ResultsImporter",
     "check_results",
     "import_files",
     "import_results",
+    "open_case_list",
     "open_cases",
     "resolve",
 ]

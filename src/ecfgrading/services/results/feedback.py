@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ecfgrading.formats.problems import Problem
@@ -37,7 +38,22 @@ class WaitingPlayer:
     candidates: tuple[Candidate, ...]
 
 
-@dataclass
+@dataclass(frozen=True)
+class Written:
+    """What the writer put on record for one accepted file (rolled back, it is dropped)."""
+
+    event_id: int
+    event_code: str
+    superseded_games: int = 0  # earlier submissions' games this file replaced
+    graded: Mapping[str, int] = field(default_factory=dict)  # rate -> games graded
+    not_graded: Mapping[str, int] = field(default_factory=dict)  # reason -> games
+    waiting: int = 0  # games waiting for a pending identification
+    linked: int = 0  # players identified as players on record
+    new_players: tuple[NewPlayer, ...] = ()
+    pending: tuple[WaitingPlayer, ...] = ()
+
+
+@dataclass(frozen=True)
 class Feedback:
     """Everything the import says about one file."""
 
@@ -48,19 +64,31 @@ class Feedback:
     submission_index: int | None = None
     accepted: bool = False
     checked_only: bool = False
-    problems: list[Problem] = field(default_factory=list)
-    graded: dict[str, int] = field(default_factory=dict)  # rate -> games graded
-    not_graded: dict[str, int] = field(default_factory=dict)  # reason -> games
+    problems: tuple[Problem, ...] = ()
+    graded: Mapping[str, int] = field(default_factory=dict)  # rate -> games graded
+    not_graded: Mapping[str, int] = field(default_factory=dict)  # reason -> games
     waiting: int = 0  # games waiting for a pending identification
     linked: int = 0  # players identified as players on record
-    new_players: list[NewPlayer] = field(default_factory=list)
-    pending: list[WaitingPlayer] = field(default_factory=list)
+    new_players: tuple[NewPlayer, ...] = ()
+    pending: tuple[WaitingPlayer, ...] = ()
     superseded_games: int = 0
 
-    def forget_writes(self) -> None:
-        """A write that was rolled back: nothing of it may be reported as done."""
-        self.graded, self.not_graded, self.waiting, self.linked = {}, {}, 0, 0
-        self.new_players, self.pending, self.superseded_games = [], [], 0
+    def accepting(self, written: Written) -> Feedback:
+        """The report of a file whose writes were committed."""
+        return replace(
+            self,
+            accepted=True,
+            superseded_games=written.superseded_games,
+            graded=written.graded,
+            not_graded=written.not_graded,
+            waiting=written.waiting,
+            linked=written.linked,
+            new_players=written.new_players,
+            pending=written.pending,
+        )
+
+    def with_problem(self, problem: Problem) -> Feedback:
+        return replace(self, problems=(*self.problems, problem))
 
     @property
     def errors(self) -> list[Problem]:

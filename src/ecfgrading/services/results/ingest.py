@@ -7,8 +7,8 @@ on record once so that identification costs no query per player.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import DatabaseError, transaction
@@ -26,9 +26,10 @@ from ecfgrading.matching.identify import (
     RecordIndex,
     identify,
 )
-from ecfgrading.registry.models import Submission
+from ecfgrading.registry.models import Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
-from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long
+from ecfgrading.services.results.feedback import Feedback, Written
 from ecfgrading.services.results.records import load_record_index
 from ecfgrading.services.results.registry_cache import RegistryCache
 from ecfgrading.services.results.write import Plan, write_plan
@@ -66,38 +67,43 @@ class ResultsImporter:
 
     def check(self, data: bytes, filename: str) -> Feedback:
         """Every problem the import would find, writing nothing at all."""
-        feedback = self.plan(data, filename).feedback
-        feedback.checked_only = True
-        return feedback
+        return replace(self.plan(data, filename).feedback, checked_only=True)
 
     def import_file(self, data: bytes, filename: str) -> ImportResult:
         submission = store_raw(data, filename, self.sender, self.user)
         plan = self.plan(data, filename)
-        plan.feedback.submission_id = submission.id
-        if plan.feedback.ok and plan.results is not None:
+        feedback = replace(plan.feedback, submission_id=submission.id)
+        if feedback.ok and plan.results is not None:
             try:
-                self._write(plan, submission)
-                return ImportResult(submission.id, True, plan.feedback)
+                written = self._write(plan, feedback, submission)
             except REFUSALS as error:  # a concurrent import, a value the database refuses
-                plan.feedback.forget_writes()
-                plan.feedback.problems.append(_conflict(plan.results, error))
-        reject(submission, plan.feedback)
-        return ImportResult(submission.id, False, plan.feedback)
+                feedback = feedback.with_problem(_conflict(plan.results, error))
+            else:
+                # Built once the writes are committed: a rollback reports nothing as done.
+                return ImportResult(submission.id, True, feedback.accepting(written))
+        reject(submission, feedback)
+        return ImportResult(submission.id, False, feedback)
 
     def plan(self, data: bytes, filename: str) -> Plan:
         results, report = read_results_bytes(data)
-        feedback = Feedback(filename, problems=list(report.problems))
-        plan = Plan(results, feedback)
-        if results is not None:
-            event = results.event
-            feedback.event_code, feedback.event_name = event.code, event.name
-            feedback.submission_index = event.submission_index
-            feedback.problems += _index_problems(results)
-            plan.decisions = self._identify(results, feedback)
-        return plan
+        if results is None:
+            return Plan(None, Feedback(filename, problems=report.problems))
+        details, detail_problems = _details(results)
+        decisions, found = self._identify(results)
+        event = results.event
+        feedback = Feedback(
+            filename,
+            event_code=event.code,
+            event_name=event.name,
+            submission_index=event.submission_index,
+            problems=(*report.problems, *detail_problems, *_index_problems(results), *found),
+        )
+        return Plan(results, feedback, decisions, details)
 
-    def _identify(self, results: ResultsFile, feedback: Feedback) -> dict[int, Decision]:
+    def _identify(self, results: ResultsFile) -> tuple[dict[int, Decision], list[Problem]]:
+        """Each player's decision, and the problems identification found."""
         decisions: dict[int, Decision] = {}
+        problems: list[Problem] = []
         for entry in results.players:
             if entry.code_text and entry.code is None:
                 continue  # a malformed code is already an error of the file
@@ -105,25 +111,27 @@ class ResultsImporter:
             if decision.kind is DecisionKind.CODE_NAME_MISMATCH and entry.code is not None:
                 holder = self.index.holder(entry.code.number)
                 on_record = f"{holder.surname}, {holder.forenames}" if holder else "?"
-                feedback.problems.append(code_of_another_player(entry, on_record))
+                problems.append(code_of_another_player(entry, on_record))
             if decision.kind is DecisionKind.CREATE_WITH_CODE:
-                feedback.problems.append(_code_not_on_record(entry))
+                problems.append(_code_not_on_record(entry))
             decisions[entry.pin] = decision
-        return decisions
+        return decisions, problems
 
-    def _write(self, plan: Plan, submission: Submission) -> None:
+    def _write(self, plan: Plan, feedback: Feedback, submission: Submission) -> Written:
         if self._cache is None:
             self._cache = RegistryCache.load()
         try:
             with transaction.atomic():
-                created = write_plan(
+                written, created = write_plan(
                     plan, submission, self._cache, user=self.user, actor=self.sender
                 )
+                accept(submission, written, feedback.accepting(written))
         except Exception:
             self._cache = None  # it may hold rows the rollback removed
             raise
         for record in created:
             self.index.add(record)
+        return written
 
 
 def import_results(
@@ -171,12 +179,51 @@ def store_raw(data: bytes, filename: str, sender: str, user: Any) -> Submission:
         )
 
 
+def accept(submission: Submission, written: Written, feedback: Feedback) -> None:
+    """The file is accepted with its report in one UPDATE, inside the import's transaction:
+    the row holds the file's bytes, which each UPDATE rewrites, and a rollback takes the
+    report with the rest."""
+    submission.event_id = written.event_id
+    submission.event_code = written.event_code
+    submission.submission_index = feedback.submission_index
+    submission.status = Submission.Status.ACCEPTED
+    submission.report = feedback.as_dict()
+    fields = ["event", "event_code", "submission_index", "status", "report"]
+    submission.save(update_fields=fields)
+
+
 def reject(submission: Submission, feedback: Feedback) -> None:
     submission.status = Submission.Status.REJECTED
     submission.event_code = feedback.event_code[:20]
     submission.submission_index = feedback.submission_index
     submission.report = feedback.as_dict()
     submission.save(update_fields=["status", "event_code", "submission_index", "report"])
+
+
+def _details(results: ResultsFile) -> tuple[dict[int, PlayerDetails], list[Problem]]:
+    """Each player's details as the registry will keep them, and their problems.
+
+    A set with no name at all was reported by the reader; it is not reported again (a
+    NAME such as ', Joe', with no surname, is ours to report).
+    """
+    details: dict[int, PlayerDetails] = {}
+    problems: list[Problem] = []
+    for entry in results.players:
+        details[entry.pin], found = normalise(from_entry(entry))
+        problems += (p for p in found if entry.full_name or p.code != "missing-name")
+        problems += _club_problems(entry)
+    return details, problems
+
+
+def _club_problems(entry: PlayerEntry) -> Iterator[Problem]:
+    """A club or county name wider than the registry stores (the same rule as a name's)."""
+    texts = (
+        ("CLUB NAME", Club._meta.get_field("name"), entry.club_name.strip()),
+        ("CLUB COUNTY", County._meta.get_field("name"), entry.club_county.strip()),
+    )
+    for label, column, text in texts:
+        if problem := too_long(entry.line, label, column, text):
+            yield problem
 
 
 def _index_problems(results: ResultsFile) -> list[Problem]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -9,13 +11,16 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode
+from ecfgrading.engine.periods import season_of
 from ecfgrading.registry.models import AuditLog, Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import issue_code, resolve_code
+from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.people import from_case, normalise
+from ecfgrading.services.results.feedback import Candidate
 from ecfgrading.services.results.registry_cache import RegistryCache
-from ecfgrading.services.results.write import fide_id
 
 
-class PendingError(Exception):
+class PendingError(ServiceError):
     """A decision that cannot be carried out (unknown case or player, already decided)."""
 
 
@@ -30,6 +35,46 @@ def open_cases() -> QuerySet[PendingIdentification]:
         )
         .order_by("submission__received_at", "pin")
     )
+
+
+@dataclass(frozen=True)
+class OpenCase:
+    """An open case as the person deciding it sees it."""
+
+    id: int
+    name: str  # as the file gave it
+    pin: int
+    club: str  # the club name, else code, the file gave ("" for none)
+    source: str  # the file it came in (its name, else the submission number)
+    games: int  # games waiting on the decision
+    candidates: tuple[Candidate, ...]  # as the matcher ranked them
+
+
+def open_case_list() -> list[OpenCase]:
+    """Open cases, oldest first, with their candidates' codes and names."""
+    cases = list(open_cases())
+    ids = {c["player_id"] for case in cases for c in case.candidates}
+    known = {p.id: p for p in Player.objects.filter(id__in=ids)}
+    return [_open_case_view(case, known) for case in cases]
+
+
+def _open_case_view(case: PendingIdentification, known: dict[int, Player]) -> OpenCase:
+    return OpenCase(
+        id=case.id,
+        name=case.name,
+        pin=case.pin,
+        club=case.club_name or case.club_code,
+        source=case.submission.filename or f"submission {case.submission_id}",
+        games=case.games,  # type: ignore[attr-defined]  # annotated by open_cases
+        candidates=tuple(_candidates(case.candidates, known)),
+    )
+
+
+def _candidates(rows: Iterable[dict[str, Any]], known: dict[int, Player]) -> Iterable[Candidate]:
+    for row in rows:
+        player = known.get(row["player_id"])
+        code, name = (player.ref, player.name) if player else ("?", "no longer on record")
+        yield Candidate(row["player_id"], code, name, row["score"])
 
 
 def resolve(
@@ -60,9 +105,14 @@ def resolve(
 def _open_case(case_id: int) -> PendingIdentification:
     case = PendingIdentification.objects.select_for_update().filter(id=case_id).first()
     if case is None:
-        raise PendingError(f"expected the number of an open identification case, got {case_id}")
+        raise PendingError(
+            f"expected the number of an open identification case, got {case_id}",
+            kind=ErrorKind.NOT_FOUND,
+        )
     if case.status != PendingIdentification.Status.OPEN:
-        raise PendingError(f"case {case_id} was already decided ({case.status})")
+        raise PendingError(
+            f"case {case_id} was already decided ({case.status})", kind=ErrorKind.CONFLICT
+        )
     return case
 
 
@@ -72,21 +122,23 @@ def _player(code: str) -> Player:
     except ValueError as error:
         raise PendingError(str(error)) from None
     if player is None:
-        raise PendingError(f"expected the grading code of a player on record, got {code!r}")
+        raise PendingError(
+            f"expected the grading code of a player on record, got {code!r}",
+            kind=ErrorKind.NOT_FOUND,
+        )
     return player
 
 
 def _new_player(case: PendingIdentification) -> Player:
-    """A new player keeps the well-formed code his file gave, if no one holds it (G28)."""
-    return Player.objects.create(
-        code=_code_for(case),
-        surname=case.surname or case.name.partition(",")[0].strip(),
-        forenames=case.forenames,
-        sex=case.sex if case.sex in ("M", "F") else "",
-        date_of_birth=case.date_of_birth,
-        fide_id=fide_id(case.fide_no),
-        membership_no=case.membership_no,
-    )
+    """A new player keeps the well-formed code his file gave, if no one holds it (G28).
+
+    The case holds details its file's import normalised and reported on; normalising
+    them again gives the same record any import would.
+    """
+    details, _ = normalise(from_case(case))
+    player = details.new_player(_code_for(case))
+    player.save()
+    return player
 
 
 def _code_for(case: PendingIdentification) -> int:
@@ -107,9 +159,8 @@ def _join_club(case: PendingIdentification, player: Player) -> None:
     cache.load_memberships_of({player.id})
     club = cache.club(case.club_code, case.club_name, "")
     event = case.submission.event
-    season = event.end_date.year + (event.end_date.month >= 6) if event else None
-    if season is not None:
-        cache.note_memberships({(player.id, club)}, season)
+    if event is not None:
+        cache.note_memberships({(player.id, club)}, season_of(event.end_date))
 
 
 def _link_games(case: PendingIdentification, player: Player) -> None:
@@ -117,6 +168,9 @@ def _link_games(case: PendingIdentification, player: Player) -> None:
         Q(pending1=case, player2=player) | Q(pending2=case, player1=player)
     ).exists()
     if clash:
-        raise PendingError(f"{player.ref} is the opponent in this player's games: not the same")
+        raise PendingError(
+            f"{player.ref} is the opponent in this player's games: not the same",
+            kind=ErrorKind.CONFLICT,
+        )
     Game.objects.filter(pending1=case).update(player1=player)
     Game.objects.filter(pending2=case).update(player2=player)

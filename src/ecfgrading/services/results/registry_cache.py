@@ -8,9 +8,37 @@ that loaded it, and the importer drops it if a write fails.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
+from typing import NamedTuple
 
 from ecfgrading.registry.models import Club, ClubMembership, County, Player
 from ecfgrading.services.bulk import update_rows
+
+
+class Seasons(NamedTuple):
+    """A membership on record: its id and the first and last season it covers."""
+
+    id: int
+    first_season: int
+    last_season: int
+
+    def covering(self, season: int) -> Seasons:
+        return self._replace(
+            first_season=min(self.first_season, season), last_season=max(self.last_season, season)
+        )
+
+
+class _SeasonsUpdate(NamedTuple):
+    """A row for ``update_rows``: the columns set, then the id."""
+
+    first_season: int
+    last_season: int
+    id: int
+
+
+class _BirthUpdate(NamedTuple):
+    date_of_birth: date
+    id: int
 
 
 @dataclass
@@ -21,7 +49,7 @@ class RegistryCache:
     counties: dict[str, int] = field(default_factory=dict)
     club_county: dict[int, int | None] = field(default_factory=dict)
     club_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> code, name
-    memberships: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # id, first, last
+    memberships: dict[tuple[int, int], Seasons] = field(default_factory=dict)  # player, club
     births_known: set[int] = field(default_factory=set)
 
     @classmethod
@@ -31,7 +59,7 @@ class RegistryCache:
             "id", "player_id", "club_id", "first_season", "last_season"
         )
         cache.memberships = {
-            (p, c): [pk, f, s] for pk, p, c, f, s in rows.iterator(chunk_size=50_000)
+            (p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows.iterator(chunk_size=50_000)
         }
         known = Player.objects.filter(date_of_birth__isnull=False).values_list("id", flat=True)
         cache.births_known = set(known.iterator(chunk_size=50_000))
@@ -87,27 +115,31 @@ class RegistryCache:
         rows = ClubMembership.objects.filter(player_id__in=player_ids).values_list(
             "id", "player_id", "club_id", "first_season", "last_season"
         )
-        self.memberships.update({(p, c): [pk, f, s] for pk, p, c, f, s in rows})
+        self.memberships.update({(p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows})
 
-    def note_births(self, births: dict[int, object]) -> None:
+    def note_births(self, births: dict[int, date]) -> None:
         """A date of birth the records lack is taken from the file (G20 needs it)."""
-        missing = [(day, pid) for pid, day in births.items() if pid not in self.births_known]
-        update_rows(Player, ("date_of_birth",), missing)
-        self.births_known.update(pid for _, pid in missing)
+        missing = [
+            _BirthUpdate(day, pid) for pid, day in births.items() if pid not in self.births_known
+        ]
+        update_rows(Player, _BirthUpdate._fields[:-1], missing)
+        self.births_known.update(row.id for row in missing)
 
     def note_memberships(self, pairs: set[tuple[int, int]], season: int) -> None:
         """First and last season each player was seen with each club."""
         new = [pair for pair in pairs if pair not in self.memberships]
         changed = []
         for pair in pairs - set(new):
-            record = self.memberships[pair]
-            if not record[1] <= season <= record[2]:
-                record[1], record[2] = min(record[1], season), max(record[2], season)
-                changed.append((record[1], record[2], record[0]))
-        update_rows(ClubMembership, ("first_season", "last_season"), changed)
+            known = self.memberships[pair]
+            if not known.first_season <= season <= known.last_season:
+                self.memberships[pair] = seasons = known.covering(season)
+                changed.append(_SeasonsUpdate(seasons.first_season, seasons.last_season, known.id))
+        update_rows(ClubMembership, _SeasonsUpdate._fields[:-1], changed)
         made = ClubMembership.objects.bulk_create(
             ClubMembership(player_id=p, club_id=c, first_season=season, last_season=season)
             for p, c in new
         )
         for member in made:
-            self.memberships[(member.player_id, member.club_id)] = [member.id, season, season]
+            self.memberships[(member.player_id, member.club_id)] = Seasons(
+                member.id, season, season
+            )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
+from ecfgrading.engine.periods import season_of
 from ecfgrading.engine.rateplay import TimeControl, rate_of_play
 from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.results_model import (
@@ -20,6 +22,7 @@ from ecfgrading.formats.results_model import (
 from ecfgrading.matching.identify import Decision, DecisionKind, PlayerRecord
 from ecfgrading.registry.models import (
     AuditLog,
+    Club,
     Event,
     Game,
     PendingIdentification,
@@ -29,18 +32,26 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
 from ecfgrading.services.bulk import insert_rows
-from ecfgrading.services.results.feedback import Candidate, Feedback, NewPlayer, WaitingPlayer
+from ecfgrading.services.people import PlayerDetails
+from ecfgrading.services.results.feedback import (
+    Candidate,
+    Feedback,
+    NewPlayer,
+    WaitingPlayer,
+    Written,
+)
 from ecfgrading.services.results.records import record_of
 from ecfgrading.services.results.registry_cache import RegistryCache
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
     """A file read, checked and identified, ready to write (or to reject)."""
 
     results: ResultsFile | None
     feedback: Feedback
-    decisions: dict[int, Decision] = field(default_factory=dict)
+    decisions: Mapping[int, Decision] = field(default_factory=dict)  # PIN -> decision
+    details: Mapping[int, PlayerDetails] = field(default_factory=dict)  # PIN -> details
 
 
 _PART = {PartKind.MATCH: "match", PartKind.SECTION: "section", PartKind.OTHER: "other"}
@@ -50,35 +61,43 @@ _COLOUR = {Colour.WHITE: "W", Colour.BLACK: "B", None: ""}
 
 def write_plan(
     plan: Plan, submission: Submission, cache: RegistryCache, *, user: Any, actor: str
-) -> list[PlayerRecord]:
-    """Write everything of an accepted file; returns the players it put on record."""
-    results, feedback = plan.results, plan.feedback
+) -> tuple[Written, list[PlayerRecord]]:
+    """Write everything of an accepted file: what it did, and the players it put on record.
+
+    The submission itself is marked accepted by the importer, with its report.
+    """
+    results = plan.results
     assert results is not None  # only files that read are written
     event = upsert_event(results)
-    feedback.superseded_games = supersede(event.code)
+    superseded = supersede(event.code)
     clubs = clubs_of(results.players, cache)
-    players, created = place_players(plan, clubs, cache)
-    pending = queue_pending(plan, submission, players)
-    pairs = {(players[pin], club) for pin, club in clubs.items() if pin in players}
-    cache.note_memberships(pairs, _season(event.end_date))
-    cache.note_births(
-        {
-            players[e.pin]: e.date_of_birth
-            for e in results.players
-            if e.date_of_birth and e.pin in players
-        }
-    )
-    write_games(results, event, submission, players, pending, feedback)
-    _accept(submission, event, feedback)
+    placed = place_players(plan, clubs, cache)
+    pending = queue_pending(plan, submission)
+    _note_players(plan, placed.ids, clubs, cache, season_of(event.end_date))
+    games = write_games(results, event, submission, placed.ids, pending)
+    written = _written(event, superseded, placed, pending, games)
     AuditLog.record(
         "import results",
         submission,
         user=user,
         actor=actor or "import",
         event=event.code,
-        games=sum(feedback.graded.values()),
+        games=sum(written.graded.values()),
     )
-    return created
+    return written, placed.records
+
+
+def _note_players(
+    plan: Plan, ids: dict[int, int], clubs: dict[int, int], cache: RegistryCache, season: int
+) -> None:
+    """Each player's club in the event's season, and a date of birth the records lack."""
+    cache.note_memberships({(ids[pin], club) for pin, club in clubs.items() if pin in ids}, season)
+    births = {
+        ids[pin]: details.date_of_birth
+        for pin, details in plan.details.items()
+        if details.date_of_birth and pin in ids
+    }
+    cache.note_births(births)
 
 
 # --- the event ---------------------------------------------------------------------------
@@ -144,60 +163,72 @@ def supersede(event_code: str) -> int:
     return count
 
 
-def _accept(submission: Submission, event: Event, feedback: Feedback) -> None:
-    feedback.accepted = True
-    submission.event = event
-    submission.event_code = event.code
-    submission.submission_index = feedback.submission_index
-    submission.status = Submission.Status.ACCEPTED
-    submission.report = feedback.as_dict()
-    submission.save(update_fields=["event", "event_code", "submission_index", "status", "report"])
-
-
 # --- clubs and players ----------------------------------------------------------------
 
 
 def clubs_of(entries: tuple[PlayerEntry, ...], cache: RegistryCache) -> dict[int, int]:
     """PIN -> club id: by CLUB CODE, else by CLUB NAME, created when new (with county)."""
     return {
-        entry.pin: cache.club(entry.club_code, entry.club_name, entry.club_county.strip())
+        entry.pin: cache.club(code, entry.club_name, entry.club_county.strip())
         for entry in entries
-        if entry.club_code.strip() or entry.club_name.strip()
+        if (code := club_code(entry)) or entry.club_name.strip()
     }
 
 
-def place_players(
-    plan: Plan, clubs: dict[int, int], cache: RegistryCache
-) -> tuple[dict[int, int], list[PlayerRecord]]:
-    """PIN -> player id for every identified or new player; the new ones as records."""
-    assert plan.results is not None
-    entries = plan.results.players_by_pin()
-    players: dict[int, int] = {}
-    new: list[tuple[PlayerEntry, Player, bool]] = []
-    fresh = [pin for pin, d in plan.decisions.items() if d.kind is DecisionKind.CREATE_NEW]
-    codes = iter(issue_codes(len(fresh))) if fresh else iter(())
-    for pin, decision in plan.decisions.items():
-        if decision.kind is DecisionKind.LINK and decision.player_id is not None:
-            players[pin] = decision.player_id
-            plan.feedback.linked += 1
-        elif decision.kind is DecisionKind.CREATE_WITH_CODE and decision.code is not None:
-            new.append((entries[pin], _new_player(entries[pin], decision.code.number), True))
-        elif decision.kind is DecisionKind.CREATE_NEW:
-            new.append((entries[pin], _new_player(entries[pin], next(codes).number), False))
+def club_code(entry: PlayerEntry) -> str:
+    """The CLUB CODE when it has the registry's four characters; else the file was warned
+    (bad-club-code) and the club is found by its name."""
+    code = entry.club_code.strip()
+    return code if len(code) == Club._meta.get_field("code").max_length else ""
+
+
+@dataclass(frozen=True)
+class _Placed:
+    ids: dict[int, int]  # PIN -> player id, for every identified or new player
+    linked: int
+    new_players: tuple[NewPlayer, ...]
+    records: list[PlayerRecord]  # the new players, for the batch's index
+
+
+def place_players(plan: Plan, clubs: dict[int, int], cache: RegistryCache) -> _Placed:
+    """Link the identified players; create the new ones, with the code each is owed (G28)."""
+    linked = {
+        pin: d.player_id
+        for pin, d in plan.decisions.items()
+        if d.kind is DecisionKind.LINK and d.player_id is not None
+    }
+    new = _new_players(plan)
     Player.objects.bulk_create([player for _, player, _ in new])
     _saved_ids(new)
     records = []
-    for entry, player, was_given in new:
-        players[entry.pin] = player.id
-        plan.feedback.new_players.append(
-            NewPlayer(entry.pin, entry.full_name, player.ref, was_given)
-        )
-        club_code, club_name = cache.club_names.get(clubs.get(entry.pin, -1), ("", ""))
-        records.append(record_of(player, club_code, club_name))
-    return players, records
+    for pin, player, _ in new:
+        club = cache.club_names.get(clubs.get(pin, -1), ("", ""))
+        records.append(record_of(player, *club))
+    assert plan.results is not None
+    entries = plan.results.players_by_pin()
+    told = tuple(
+        NewPlayer(pin, entries[pin].full_name, player.ref, given) for pin, player, given in new
+    )
+    ids = {**linked, **{pin: player.id for pin, player, _ in new}}
+    return _Placed(ids, len(linked), told, records)
 
 
-def _saved_ids(new: list[tuple[PlayerEntry, Player, bool]]) -> None:
+_NewPlayer = tuple[int, Player, bool]  # PIN, unsaved record, whether the file gave the code
+
+
+def _new_players(plan: Plan) -> list[_NewPlayer]:
+    fresh = [pin for pin, d in plan.decisions.items() if d.kind is DecisionKind.CREATE_NEW]
+    codes = iter(issue_codes(len(fresh))) if fresh else iter(())
+    new = []
+    for pin, decision in plan.decisions.items():
+        if decision.kind is DecisionKind.CREATE_WITH_CODE and decision.code is not None:
+            new.append((pin, plan.details[pin].new_player(decision.code.number), True))
+        elif decision.kind is DecisionKind.CREATE_NEW:
+            new.append((pin, plan.details[pin].new_player(next(codes).number), False))
+    return new
+
+
+def _saved_ids(new: list[_NewPlayer]) -> None:
     """bulk_create sets ids on PostgreSQL and SQLite; fetch them where a backend does not."""
     missing = [player for _, player, _ in new if player.id is None]
     if missing:
@@ -208,43 +239,12 @@ def _saved_ids(new: list[tuple[PlayerEntry, Player, bool]]) -> None:
             player.id = ids[player.code]
 
 
-def _new_player(entry: PlayerEntry, code: int) -> Player:
-    surname, forenames = split_name(entry)
-    return Player(
-        code=code,
-        surname=surname,
-        forenames=forenames,
-        sex=entry.gender.upper() if entry.gender.upper() in ("M", "F") else "",
-        date_of_birth=entry.date_of_birth,
-        fide_id=fide_id(entry.fide_no),
-        membership_no=entry.membership_no[:20],
-    )
-
-
-def split_name(entry: PlayerEntry) -> tuple[str, str]:
-    """'Surname, Forenames' or the older SURNAME / FORENAME / INITIALS fields."""
-    if entry.name:
-        surname, _, forenames = entry.name.partition(",")
-    else:
-        surname = entry.surname
-        forenames = " ".join(part for part in (entry.forename, entry.initials) if part)
-    return surname.strip()[:100], forenames.strip()[:100]
-
-
-def fide_id(text: str) -> int | None:
-    """A FIDE number as the registry keeps it; anything else is not one."""
-    text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
-
-
-def queue_pending(
-    plan: Plan, submission: Submission, players: dict[int, int]
-) -> dict[int, PendingIdentification]:
+def queue_pending(plan: Plan, submission: Submission) -> dict[int, PendingIdentification]:
     """Doubtful identities wait in the queue with their candidates and scores."""
     assert plan.results is not None
     entries = plan.results.players_by_pin()
     rows = {
-        pin: _pending_row(submission, entries[pin], decision.candidates)
+        pin: _pending_row(submission, entries[pin], plan.details[pin], decision.candidates)
         for pin, decision in plan.decisions.items()
         if decision.kind is DecisionKind.PENDING
     }
@@ -257,39 +257,60 @@ def queue_pending(
 
 
 def _pending_row(
-    submission: Submission, entry: PlayerEntry, candidates: tuple[tuple[int, int], ...]
+    submission: Submission,
+    entry: PlayerEntry,
+    details: PlayerDetails,
+    candidates: tuple[tuple[int, int], ...],
 ) -> PendingIdentification:
-    surname, forenames = split_name(entry)
+    """The case keeps the normalised details, from which a decision may create the player."""
     return PendingIdentification(
         submission=submission,
         pin=entry.pin,
-        name=entry.full_name[:200],
-        surname=surname[:100],
-        forenames=forenames[:100],
-        sex=entry.gender[:1].upper(),
-        date_of_birth=entry.date_of_birth,
-        code_text=entry.code_text[:20],
-        club_code=entry.club_code[:10],
-        club_name=entry.club_name[:100],
-        fide_no=entry.fide_no[:20],
-        membership_no=entry.membership_no[:20],
+        name=entry.full_name[:200],  # shown to whoever decides; the details are whole
+        surname=details.surname,
+        forenames=details.forenames,
+        sex=details.sex,
+        date_of_birth=details.date_of_birth,
+        code_text=entry.code_text[:20],  # a code the reader accepted, or none
+        club_code=club_code(entry),
+        club_name=entry.club_name.strip(),
+        fide_no=str(details.fide_id or ""),
+        membership_no=details.membership_no,
         candidates=[{"player_id": pid, "score": score} for pid, score in candidates],
     )
-
-
-def _season(day: date) -> int:
-    """The season (1 June .. 31 May) by the year it ends."""
-    return day.year + 1 if day.month >= 6 else day.year
 
 
 # --- games ----------------------------------------------------------------------------
 
 
-_GAME_COLUMNS = (
-    "event_id", "submission_id", "player1_id", "player2_id", "pending1_id", "pending2_id",
-    "result", "game_date", "date_given", "round", "board", "part_kind", "part_name", "colour",
-    "rate", "graded", "not_graded_reason", "line", "sequence", "comment",
-)  # fmt: skip
+class GameRow(NamedTuple):
+    """One row of registry_game; the fields are its columns, in the order written."""
+
+    event_id: int
+    submission_id: int
+    player1_id: int | None
+    player2_id: int | None
+    pending1_id: int | None
+    pending2_id: int | None
+    result: str
+    game_date: date
+    date_given: bool
+    round: int | None
+    board: int | None
+    part_kind: str
+    part_name: str
+    colour: str
+    rate: str
+    graded: bool
+    not_graded_reason: str
+    line: int
+    sequence: int
+    comment: str
+
+    @property
+    def waits(self) -> bool:
+        """Graded once the queue decides who one of its players is."""
+        return self.pending1_id is not None or self.pending2_id is not None
 
 
 def write_games(
@@ -298,8 +319,7 @@ def write_games(
     submission: Submission,
     players: dict[int, int],
     pending: dict[int, PendingIdentification],
-    feedback: Feedback,
-) -> None:
+) -> list[GameRow]:
     games = list(results.games())
     sequence = iter(reserve_game_sequence(len(games)))
     waiting = {pin: row.id for pin, row in pending.items()}
@@ -309,9 +329,8 @@ def write_games(
         )
         for part, game in games
     ]
-    insert_rows(Game, _GAME_COLUMNS, rows)
-    _count(rows, feedback)
-    _waiting_players(pending, rows, feedback)
+    insert_rows(Game, GameRow._fields, rows)
+    return rows
 
 
 def _game_row(
@@ -323,30 +342,29 @@ def _game_row(
     players: dict[int, int],
     waiting: dict[int, int],
     sequence: int,
-) -> tuple[Any, ...]:
-    """One row in _GAME_COLUMNS order."""
+) -> GameRow:
     reason = _not_graded(game, event)
-    return (
-        event.id,
-        submission_id,
-        players.get(game.pin1),
-        players.get(game.pin2),
-        waiting.get(game.pin1),
-        waiting.get(game.pin2),
-        game.score.text,
-        game.game_date or event.end_date,  # G3
-        game.game_date is not None,
-        game.round,
-        game.board,
-        _PART[kind],
-        part_name[:200],
-        _COLOUR[game.colour],
-        event.rate,
-        reason == "",
-        reason,
-        game.line,
-        sequence,
-        game.comment[:200],
+    return GameRow(
+        event_id=event.id,
+        submission_id=submission_id,
+        player1_id=players.get(game.pin1),
+        player2_id=players.get(game.pin2),
+        pending1_id=waiting.get(game.pin1),
+        pending2_id=waiting.get(game.pin2),
+        result=game.score.text,
+        game_date=game.game_date or event.end_date,  # G3
+        date_given=game.game_date is not None,
+        round=game.round,
+        board=game.board,
+        part_kind=_PART[kind],
+        part_name=part_name[:200],
+        colour=_COLOUR[game.colour],
+        rate=event.rate,
+        graded=reason == "",
+        not_graded_reason=reason,
+        line=game.line,
+        sequence=sequence,
+        comment=game.comment[:200],
     )
 
 
@@ -357,28 +375,52 @@ def _not_graded(game: GameResult, event: Event) -> str:
     return "" if game.score.graded else NotGraded.DEFAULT.value
 
 
-_PENDING1, _PENDING2, _RATE, _GRADED, _REASON = 4, 5, 14, 15, 16  # positions in a row
+def _tally(rows: list[GameRow]) -> tuple[dict[str, int], dict[str, int], int]:
+    """Games graded per rate, not graded per reason, and graded but waiting (the queue)."""
+    graded = Counter(r.rate for r in rows if r.graded and not r.waits)
+    not_graded = Counter(r.not_graded_reason for r in rows if not r.graded)
+    return dict(graded), dict(not_graded), sum(1 for r in rows if r.graded and r.waits)
 
 
-def _count(rows: list[tuple[Any, ...]], feedback: Feedback) -> None:
-    waits = [r[_PENDING1] is not None or r[_PENDING2] is not None for r in rows]
-    pairs = list(zip(rows, waits, strict=True))
-    feedback.graded = dict(Counter(r[_RATE] for r, w in pairs if r[_GRADED] and not w))
-    feedback.not_graded = dict(Counter(r[_REASON] for r in rows if not r[_GRADED]))
-    feedback.waiting = sum(1 for r, w in pairs if r[_GRADED] and w)
+def _written(
+    event: Event,
+    superseded: int,
+    placed: _Placed,
+    pending: dict[int, PendingIdentification],
+    games: list[GameRow],
+) -> Written:
+    graded, not_graded, waiting = _tally(games)
+    return Written(
+        event.id,
+        event.code,
+        superseded_games=superseded,
+        graded=graded,
+        not_graded=not_graded,
+        waiting=waiting,
+        linked=placed.linked,
+        new_players=placed.new_players,
+        pending=_waiting_players(pending, games),
+    )
 
 
 def _waiting_players(
-    pending: dict[int, PendingIdentification], rows: list[tuple[Any, ...]], feedback: Feedback
-) -> None:
-    games = Counter(r[_PENDING1] for r in rows) + Counter(r[_PENDING2] for r in rows)
+    pending: dict[int, PendingIdentification], rows: list[GameRow]
+) -> tuple[WaitingPlayer, ...]:
+    games = Counter(r.pending1_id for r in rows) + Counter(r.pending2_id for r in rows)
     known = _candidate_names({c["player_id"] for row in pending.values() for c in row.candidates})
-    for pin, row in sorted(pending.items()):
-        candidates = tuple(
-            Candidate(c["player_id"], *known.get(c["player_id"], ("?", "?")), c["score"])
-            for c in row.candidates
-        )
-        feedback.pending.append(WaitingPlayer(pin, row.name, games[row.id], candidates))
+    return tuple(
+        WaitingPlayer(pin, row.name, games[row.id], _candidates(row, known))
+        for pin, row in sorted(pending.items())
+    )
+
+
+def _candidates(
+    row: PendingIdentification, known: dict[int, tuple[str, str]]
+) -> tuple[Candidate, ...]:
+    return tuple(
+        Candidate(c["player_id"], *known.get(c["player_id"], ("?", "?")), c["score"])
+        for c in row.candidates
+    )
 
 
 def _candidate_names(ids: set[int]) -> dict[int, tuple[str, str]]:
