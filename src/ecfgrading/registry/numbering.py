@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
-from ecfgrading.errors import Conflict
+from ecfgrading.errors import Conflict, ErrorKind, NotFound, ServiceError, user_input
 from ecfgrading.registry.models import Player, PlayerAlias, Sequence
 
 
@@ -88,6 +88,19 @@ def resolve_code(code: GradingCode | str | int) -> Player | None:
         alias = PlayerAlias.objects.select_related("player").filter(code=number).first()
         player = alias.player if alias else None
     return player.surviving() if player else None
+
+
+def player_on_record(code: str, error: type[ServiceError] = NotFound) -> Player:
+    """The surviving player holding ``code``; ``error`` (a ServiceError) when the code is
+    malformed (kind invalid) or held by no one (kind not found)."""
+    with user_input(error):
+        player = resolve_code(code)
+    if player is None:
+        raise error(
+            f"expected the grading code of a player on record, got {code!r}",
+            kind=ErrorKind.NOT_FOUND,
+        )
+    return player
 
 
 def _number(code: GradingCode | str | int) -> int:

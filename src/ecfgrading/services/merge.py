@@ -10,8 +10,8 @@ from django.db import transaction
 from ecfgrading.engine.inputs import IntArray
 from ecfgrading.registry.merges import surviving_ids
 from ecfgrading.registry.models import AuditLog, Player
-from ecfgrading.registry.numbering import resolve_code
-from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.registry.numbering import player_on_record
+from ecfgrading.services.errors import ServiceError
 
 
 class MergeError(ServiceError):
@@ -37,16 +37,7 @@ def merge_players(absorbed: str, into: str, *, user: Any = None, actor: str = ""
 
 
 def _player(code: str) -> Player:
-    try:
-        player = resolve_code(code)
-    except ValueError as error:
-        raise MergeError(str(error)) from None
-    if player is None:
-        raise MergeError(
-            f"expected the grading code of a player on record, got {code!r}",
-            kind=ErrorKind.NOT_FOUND,
-        )
-    return player
+    return player_on_record(code, MergeError)
 
 
 def _fill_in(kept: Player, gone: Player) -> None:

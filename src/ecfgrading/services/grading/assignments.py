@@ -8,9 +8,9 @@ from typing import Any
 from django.db import transaction
 
 from ecfgrading.engine import ListId, Rate, fide_to_ecf
-from ecfgrading.registry.models import AuditLog, StartingGradeAssignment
-from ecfgrading.registry.numbering import resolve_code
-from ecfgrading.services.errors import ErrorKind, ServiceError, user_input
+from ecfgrading.registry.models import AuditLog, Player, StartingGradeAssignment
+from ecfgrading.registry.numbering import player_on_record
+from ecfgrading.services.errors import ServiceError, user_input
 
 MAX_GRADE = 400  # ECF 400 is FIDE 3850: above anything real
 
@@ -54,14 +54,5 @@ def assign_starting_grade(
     return assignment
 
 
-def _player(code: str) -> Any:
-    try:
-        player = resolve_code(code)
-    except ValueError as error:
-        raise AssignmentError(str(error)) from None
-    if player is None:
-        raise AssignmentError(
-            f"expected the grading code of a player on record, got {code!r}",
-            kind=ErrorKind.NOT_FOUND,
-        )
-    return player
+def _player(code: str) -> Player:
+    return player_on_record(code, AssignmentError)

@@ -30,7 +30,7 @@ from ecfgrading.registry.models import (
     StoredGamePoints,
     StoredPeriodTotal,
 )
-from ecfgrading.registry.numbering import resolve_code
+from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services import versions
 from ecfgrading.services.errors import ErrorKind, ServiceError, user_input
 from ecfgrading.services.merge import Survivors
@@ -60,16 +60,7 @@ def breakdowns(code: str, list_id: str | None = None) -> list[tuple[Explanation,
 
 
 def _player(code: str) -> Player:
-    try:
-        player = resolve_code(code)
-    except ValueError as error:
-        raise BreakdownError(str(error)) from None
-    if player is None:
-        raise BreakdownError(
-            f"expected the grading code of a player on record, got {code!r}",
-            kind=ErrorKind.NOT_FOUND,
-        )
-    return player
+    return player_on_record(code, BreakdownError)
 
 
 def _entry(player: Player, rate: Rate, list_id: str | None) -> ListEntry | None:

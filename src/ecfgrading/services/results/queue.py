@@ -13,7 +13,7 @@ from django.utils import timezone
 from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.engine.periods import season_of
 from ecfgrading.registry.models import AuditLog, Game, PendingIdentification, Player
-from ecfgrading.registry.numbering import issue_code, resolve_code
+from ecfgrading.registry.numbering import issue_code, player_on_record, resolve_code
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.people import from_case, normalise
 from ecfgrading.services.results.feedback import Candidate
@@ -117,16 +117,7 @@ def _open_case(case_id: int) -> PendingIdentification:
 
 
 def _player(code: str) -> Player:
-    try:
-        player = resolve_code(code)
-    except ValueError as error:
-        raise PendingError(str(error)) from None
-    if player is None:
-        raise PendingError(
-            f"expected the grading code of a player on record, got {code!r}",
-            kind=ErrorKind.NOT_FOUND,
-        )
-    return player
+    return player_on_record(code, PendingError)
 
 
 def _new_player(case: PendingIdentification) -> Player:
