@@ -8,6 +8,8 @@ ECFGRADING_SECRET_KEY     required in production; the default is for development
 ECFGRADING_DEBUG          1/true/yes/on to turn debugging on (default off)
 ECFGRADING_ALLOWED_HOSTS  comma-separated (default localhost,127.0.0.1,[::1])
 ECFGRADING_CSRF_TRUSTED_ORIGINS  comma-separated origins such as https://grading.example
+ECFGRADING_LOCK_TIMEOUT   seconds a writer waits for another (an import, a grading run)
+                          before giving up with a clear message (default 300)
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 
 def _flag(name: str, default: bool = False) -> bool:
@@ -28,6 +31,20 @@ def _flag(name: str, default: bool = False) -> bool:
 
 def _list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def _seconds(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise ImproperlyConfigured(f"expected {name} a whole number of seconds, got {value!r}")
+    return int(value)
+
+
+# Writers queue for each other this long: imports hold the lock for a second or so per
+# file, a grading run for up to half a minute; a clear message comes after this.
+LOCK_TIMEOUT = _seconds("ECFGRADING_LOCK_TIMEOUT", 300)
 
 
 def _database(url: str | None, home: Path) -> dict[str, Any]:
@@ -42,7 +59,7 @@ def _database(url: str | None, home: Path) -> dict[str, Any]:
             # Take the write lock at BEGIN so two writers queue instead of failing with
             # "database is locked" when a read transaction upgrades to a write.
             "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
+            "timeout": LOCK_TIMEOUT,
         }
     else:
         config["CONN_MAX_AGE"] = 600
