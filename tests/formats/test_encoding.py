@@ -104,3 +104,10 @@ def test_a_file_of_junk_gets_a_bounded_report() -> None:
     assert len(report) <= MAX_PROBLEMS + 1
     assert "more-problems" in report.codes()
     assert not report.ok
+
+
+def test_a_utf16_file_cut_mid_character_is_recognised_and_its_last_line_named() -> None:
+    data = SPEC_EXAMPLE.encode("utf-16-le")[:-1]  # odd length: the last pair is cut
+    decoded = decode(data)
+    assert decoded.encoding == "utf-16-le"
+    assert decoded.bad_lines == (line_of(SPEC_EXAMPLE, "#FINISH"),)

@@ -50,8 +50,8 @@ def _utf16_codec(data: bytes) -> str | None:
     """Notepad's "Unicode": with a BOM, or recognised by its zero bytes (ASCII text)."""
     if data.startswith(_UTF16_BOMS):
         return "utf-16"
-    sample = data[:_SAMPLE]
-    if len(sample) < 4 or len(sample) % 2:
+    sample = data[: min(_SAMPLE, len(data) - len(data) % 2)]  # a cut file may end mid-pair
+    if len(sample) < 4:
         return None
     even, odd = sample[0::2].count(0), sample[1::2].count(0)
     half = len(sample) // 2
