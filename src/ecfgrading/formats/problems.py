@@ -94,7 +94,26 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
         "code-not-on-record": _warning(
             "a well-formed grading code not on record: the player is created with it", _BARE
         ),
-        "import-conflict": _error("the database refused the file; nothing was imported", _BARE),
+        "import-conflict": _error(
+            "the database refused the file; nothing was imported",
+            "the database refused the file: {got}; nothing was imported",
+        ),
+        # Results file: held against the registry's columns and records (services/results/
+        # checks.py), so that what would fail or be cut on one database is reported on both.
+        "cut-short": _warning(
+            "free text (a COMMENT, a part's name) longer than the registry stores: it is kept"
+            " cut short"
+        ),
+        "future-event": _error(
+            "an EVENT DATE after today",
+            "expected {field} {expected}, got {got}: results of games not yet played",
+        ),
+        "games-already-received": _warning(
+            "graded games already on record under another event code: they would count twice",
+            "expected {expected}, got the games of event {got}; if this is a correction, send"
+            " it under that code with a higher SUBMISSION INDEX",
+        ),
+        "withdrawn": _error("a stored file rejected by hand, never imported", _BARE),
         # Player details, in both files (services/people.py reads them for the registry).
         "too-long": _error("a name or number longer than the registry stores"),
         "bad-fide-id": _warning("a FIDE id not of 1 to 10 digits: it is not stored"),
@@ -106,7 +125,10 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
         "bad-sex": _warning("a Sex not M or F"),
         "bad-nation": _warning("a Nation not of 3 letters"),
         "duplicate-code": _error("a grading code on two rows, or under two PINs"),
-        "out-of-range": _error("a grade or junior age no list could hold"),
+        "out-of-range": _error(
+            "a number outside what a list or the registry holds (a grade, a junior age, a"
+            " BOARD, minutes of a time control)"
+        ),
         "grade-without-category": _error("a grade without its category, or the reverse (G23)"),
         "name-without-comma": _warning("a Name without a comma: all of it is taken as the surname"),
     }

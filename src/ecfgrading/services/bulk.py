@@ -30,7 +30,13 @@ def insert_rows(
 
 
 def _copy(sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
-    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+    # COPY runs on psycopg's own cursor, beneath Django's translation of errors: without
+    # the wrapper a refused row raises psycopg's error, which no caller of Django expects.
+    with (
+        connection.cursor() as cursor,
+        connection.wrap_database_errors,
+        cursor.cursor.copy(sql) as copy,
+    ):
         for row in rows:
             copy.write_row(row)
 

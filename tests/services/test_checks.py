@@ -1,0 +1,388 @@
+"""A results file held against the registry (services/results/checks.py), issue 8.
+
+`check` must find what `import` would refuse, on SQLite (which stores any width and any
+integer) exactly as on PostgreSQL (which refuses them); what the database refuses all
+the same is reported on the file, in its own words, and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from django.core import serializers
+from django.db import DataError, transaction
+
+from ecfgrading.formats import read_results_bytes
+from ecfgrading.formats.results_model import ResultsFile
+from ecfgrading.registry.models import (
+    Club,
+    ClubMembership,
+    Event,
+    Game,
+    PendingIdentification,
+    Player,
+    Submission,
+)
+from ecfgrading.registry.numbering import CodesExhausted
+from ecfgrading.services.bulk import insert_rows
+from ecfgrading.services.results.checks import refusal_problem, registry_problems
+from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.ingest import check_results, import_files, import_results
+from tests.services.results_text import results_file
+
+pytestmark = pytest.mark.django_db
+
+# Lines: EVENT DETAILS 1, EVENT CODE 2, SUBMISSION INDEX 3, EVENT NAME 4, EVENT DATE 5, FINAL
+# RESULT DATE 6, then the officers to 10, the time control from 11, PLAYER LIST after it.
+BLOGGS = "#PIN=1#BCF CODE=261619B#NAME=Bloggs, Joe#CLUB CODE=7WAL#CLUB NAME=Walsall"
+SMITH = "#PIN=2#NAME=Smith, Jane#CLUB NAME=Anytown#DATE OF BIRTH=02/03/2001"
+TWO_GAMES = [  # lines 18 and 19 under the standard time control (three lines)
+    "#PIN1=1#SCORE=10#PIN2=2#ROUND=1#GAME DATE=11/05/2013#COLOUR=WHITE",
+    "#PIN1=2#SCORE=55#PIN2=1#ROUND=2#GAME DATE=12/05/2013#COLOUR=WHITE",
+]
+
+
+@pytest.fixture(autouse=True)
+def _bloggs_on_record() -> None:
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+
+
+def snapshot() -> str:
+    """Every row an import may write, except the kept submissions."""
+    models = [Player, Club, ClubMembership, Event, Game, PendingIdentification]
+    return serializers.serialize("json", [obj for m in models for obj in m.objects.all()])
+
+
+def checked(data: bytes) -> Feedback:
+    (feedback,) = check_results([("a.txt", data)])
+    return feedback
+
+
+def found(feedback: Feedback) -> list[tuple[str, int, str]]:
+    return [(p.code, p.line, p.field) for p in feedback.problems]
+
+
+def assert_refused_and_kept(data: bytes, problem: tuple[str, int, str]) -> None:
+    """``check`` names the problem; ``import`` rejects the file, keeps it and writes nothing."""
+    assert found(checked(data)) == [problem]
+    before = snapshot()
+    outcome = import_results(data, filename="a.txt")
+    assert not outcome.accepted
+    assert found(outcome.feedback) == [problem]
+    kept = Submission.objects.get(id=outcome.submission_id)
+    assert (kept.status, bytes(kept.raw)) == (Submission.Status.REJECTED, data)
+    assert [p["code"] for p in kept.report["problems"]] == [problem[0]]
+    assert snapshot() == before
+
+
+def assert_accepted(data: bytes) -> Feedback:
+    assert found(checked(data)) == []
+    outcome = import_results(data, filename="a.txt")
+    assert outcome.accepted, outcome.feedback.to_text()
+    return outcome.feedback
+
+
+# --- widths and ranges of the registry's columns --------------------------------------------
+
+
+def match_games(board: int) -> bytes:
+    games = ["#PIN1=1#SCORE=10#PIN2=2#BOARD=1", f"#PIN1=2#SCORE=10#PIN2=1#BOARD={board}"]
+    return results_file([BLOGGS, SMITH], games, part="#MATCH RESULTS=Anytown v Walsall")
+
+
+def test_a_board_above_what_a_smallint_holds_is_an_error_at_its_line() -> None:
+    assert_refused_and_kept(match_games(40000), ("out-of-range", 19, "BOARD"))
+    assert checked(match_games(32768)).errors[0].message == (
+        "expected BOARD at most 32767, got '32768' (line 19)"
+    )
+
+
+def test_the_largest_board_a_smallint_holds_is_accepted() -> None:
+    assert_accepted(match_games(32767))
+    assert sorted(Game.objects.values_list("board", flat=True)) == [1, 32767]
+
+
+def test_an_event_name_longer_than_the_registry_stores_is_an_error() -> None:
+    wide = results_file([BLOGGS, SMITH], TWO_GAMES, name="N" * 201)
+    assert_refused_and_kept(wide, ("too-long", 4, "EVENT NAME"))
+    assert checked(wide).errors[0].expected == "a name of at most 200 characters"
+
+
+def test_an_event_name_of_the_full_width_is_kept_whole() -> None:
+    assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES, name="N" * 200))
+    assert Event.objects.get().name == "N" * 200
+
+
+def test_an_event_code_longer_than_the_registry_stores_is_an_error() -> None:
+    wide = results_file([BLOGGS, SMITH], TWO_GAMES, code="C" * 21)
+    assert_refused_and_kept(wide, ("too-long", 2, "EVENT CODE"))
+    kept = Submission.objects.get()
+    assert kept.event_code == "C" * 20  # the rejected file's row shows what it can
+
+
+def test_an_event_code_of_the_full_width_is_accepted() -> None:
+    assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES, code="C" * 20))
+    assert Submission.objects.get().event_code == Event.objects.get().code == "C" * 20
+
+
+def test_a_results_officer_longer_than_the_registry_stores_is_an_error() -> None:
+    data = results_file([BLOGGS, SMITH], TWO_GAMES).replace(
+        b"#RESULTS OFFICER=A N Grader", b"#RESULTS OFFICER=" + b"G" * 201
+    )
+    assert_refused_and_kept(data, ("too-long", 7, "RESULTS OFFICER"))
+
+
+@pytest.mark.parametrize(
+    ("control", "field"),
+    [
+        ("#MINUTES FOR GAME=40000", "MINUTES FOR GAME"),
+        ("#MINUTES FOR GAME=32767.5", "MINUTES FOR GAME"),  # stored rounded: 32768
+        ("#MINUTES FOR GAME=90#SECONDS PER MOVE=99999", "SECONDS PER MOVE"),
+    ],
+)
+def test_a_time_control_the_registry_cannot_hold_is_an_error_at_its_line(
+    control: str, field: str
+) -> None:
+    data = results_file([BLOGGS, SMITH], TWO_GAMES, control=control)
+    assert_refused_and_kept(data, ("out-of-range", 11, field))
+
+
+def test_the_longest_time_control_the_registry_holds_is_accepted() -> None:
+    control = "#MINUTES FOR GAME=32767.4"  # stored rounded: 32767
+    assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES, control=control))
+    assert Event.objects.get().minutes_for_game == 32767
+
+
+def test_a_comment_or_part_name_too_long_is_kept_cut_short_with_a_warning() -> None:
+    games = [TWO_GAMES[0] + "#COMMENT=" + "c" * 201, TWO_GAMES[1] + "#COMMENT=" + "c" * 200]
+    data = results_file([BLOGGS, SMITH], games, part="#SECTION RESULTS=" + "P" * 201)
+    feedback = assert_accepted_with_warnings(data)
+    assert found(feedback) == [("cut-short", 17, "SECTION RESULTS"), ("cut-short", 18, "COMMENT")]
+    stored = Game.objects.order_by("line")
+    assert [len(g.comment) for g in stored] == [200, 200]
+    assert {g.part_name for g in stored} == {"P" * 200}
+
+
+def assert_accepted_with_warnings(data: bytes) -> Feedback:
+    assert checked(data).errors == []
+    outcome = import_results(data, filename="a.txt")
+    assert outcome.accepted
+    return outcome.feedback
+
+
+def test_the_queue_keeps_a_players_details_as_wide_as_the_records_do() -> None:
+    """services/people.py checks names and numbers against Player and Club; a waiting
+    player is kept in PendingIdentification, which must be as wide, or it would refuse."""
+    pairs = [
+        (PendingIdentification, "surname", Player, "surname"),
+        (PendingIdentification, "forenames", Player, "forenames"),
+        (PendingIdentification, "membership_no", Player, "membership_no"),
+        (PendingIdentification, "club_name", Club, "name"),
+    ]
+    for queue, field, record, column in pairs:
+        wide = queue._meta.get_field(field).max_length
+        assert wide is not None and wide >= record._meta.get_field(column).max_length
+
+
+# --- an event not yet played -------------------------------------------------------------
+
+
+def dated(first: date) -> bytes:
+    day = first.strftime("%d/%m/%Y")
+    games = ["#PIN1=1#SCORE=10#PIN2=2#ROUND=1", "#PIN1=2#SCORE=55#PIN2=1#ROUND=2"]
+    return results_file([BLOGGS, SMITH], games, start=day, end=day)
+
+
+def test_an_event_dated_after_tomorrow_is_an_error_at_its_date() -> None:
+    today = date.today()
+    assert_refused_and_kept(dated(today + timedelta(days=2)), ("future-event", 5, "EVENT DATE"))
+    (problem,) = checked(dated(date(2099, 1, 1))).errors
+    assert problem.message == (
+        f"expected EVENT DATE a day already played, not after {today:%d/%m/%Y}, got"
+        " '01/01/2099': results of games not yet played (line 5)"
+    )
+
+
+def test_an_event_of_today_or_of_tomorrow_a_time_zone_ahead_is_accepted() -> None:
+    assert found(checked(dated(date.today() + timedelta(days=1)))) == []
+    assert_accepted(dated(date.today()))
+
+
+# --- the same games under another event code -----------------------------------------------
+
+
+def read(data: bytes) -> ResultsFile:
+    results, _ = read_results_bytes(data)
+    assert results is not None
+    return results
+
+
+def test_games_already_received_under_another_code_are_warned_of_naming_that_event() -> None:
+    assert import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    again = results_file([BLOGGS, SMITH], TWO_GAMES, code="YY2")
+
+    assert found(checked(again)) == [("games-already-received", 2, "EVENT CODE")]
+    outcome = import_results(again, filename="b")
+
+    assert outcome.accepted  # a warning: the grading team decides
+    (warning,) = outcome.feedback.warnings
+    assert warning.message == (
+        "expected games not yet received under another event code, got the games of event"
+        " 'XX1 (submission 1)'; if this is a correction, send it under that code with a"
+        " higher SUBMISSION INDEX (line 2)"
+    )
+
+
+def test_the_same_games_written_from_the_other_side_and_with_accents_are_recognised() -> None:
+    Player.objects.filter(code=261619).update(surname="Blöggs")
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    swapped = [  # PIN1 and PIN2 exchanged, each SCORE from the other side
+        "#PIN1=2#SCORE=01#PIN2=1#GAME DATE=11/05/2013",
+        "#PIN1=1#SCORE=55#PIN2=2#GAME DATE=12/05/2013",
+    ]
+    again = results_file([SMITH, BLOGGS.replace("Bloggs", "BLOGGS")], swapped, code="YY2")
+    assert [p.code for p in checked(again).problems] == ["games-already-received"]
+
+
+def test_a_higher_index_of_the_same_event_is_no_resend() -> None:
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1", index=2))
+
+
+def test_a_file_with_a_game_not_on_record_is_no_resend() -> None:
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    changed = [TWO_GAMES[0], TWO_GAMES[1].replace("SCORE=55", "SCORE=10")]
+    assert_accepted(results_file([BLOGGS, SMITH], changed, code="YY2"))
+
+
+def test_superseded_results_are_not_held_against_a_new_code() -> None:
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES[:1], code="XX1", index=2), filename="b")
+    only_second = results_file([BLOGGS, SMITH], TWO_GAMES[1:], code="YY2")
+    assert found(checked(only_second)) == []  # its game was in submission 1, now superseded
+    only_first = results_file([BLOGGS, SMITH], TWO_GAMES[:1], code="ZZ3")
+    assert found(checked(only_first)) == [("games-already-received", 2, "EVENT CODE")]
+
+
+def test_looking_for_the_same_games_costs_one_query_or_two_when_a_player_is_found(
+    django_assert_num_queries: Any,
+) -> None:
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    strangers = ["#PIN=1#NAME=Stranger, Sam#CLUB NAME=Anytown", "#PIN=2#NAME=Other, Olga#CLUB=X"]
+    with django_assert_num_queries(1):
+        registry_problems(read(results_file(strangers, TWO_GAMES)), today=date.today())
+    with django_assert_num_queries(2):
+        found_again = registry_problems(
+            read(results_file([BLOGGS, SMITH], TWO_GAMES, code="YY2")), today=date.today()
+        )
+    assert [p.code for p in found_again] == ["games-already-received"]
+
+
+# --- what the database refuses all the same ----------------------------------------------
+
+
+@pytest.mark.postgresql
+def test_a_row_refused_by_copy_is_a_django_database_error() -> None:
+    with pytest.raises(DataError, match="character varying"), transaction.atomic():
+        insert_rows(Club, ("name", "code"), [("x" * 101, None)])
+
+
+@pytest.mark.postgresql
+def test_a_refusal_from_copy_is_reported_at_its_line_and_the_batch_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After the checks no file reaches the database with a bad value: one is slipped in
+    under them, as a writer's bug would, on the first file's second game."""
+    import ecfgrading.services.results.write as writer
+
+    calls: list[int] = []
+
+    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any]) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            rows = [rows[0], rows[1]._replace(board=40000)]
+        insert_rows(model, columns, rows)
+
+    monkeypatch.setattr(writer, "insert_rows", spoil)
+    first = results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1")
+    second = results_file([BLOGGS, SMITH], TWO_GAMES, code="XX2")
+
+    outcomes = import_files([("a.txt", first), ("b.txt", second)])
+
+    assert [o.accepted for o in outcomes] == [False, True]
+    (problem,) = outcomes[0].feedback.errors
+    assert (problem.code, problem.line, problem.field) == ("import-conflict", 19, "BOARD")
+    assert problem.message == (
+        "the database refused the file: 'value \"40000\" is out of range for type smallint';"
+        " nothing was imported (line 19)"
+    )
+    statuses = dict(Submission.objects.values_list("filename", "status"))
+    assert statuses == {"a.txt": "rejected", "b.txt": "accepted"}
+    assert list(Event.objects.values_list("code", flat=True)) == ["XX2"]
+
+
+def test_a_refused_player_code_points_at_the_player_that_gave_it() -> None:
+    results = read(results_file([BLOGGS, SMITH], TWO_GAMES))
+    said = (
+        'duplicate key value violates unique constraint "registry_player_code_key"\n'
+        "DETAIL:  Key (code)=(261619) already exists."
+    )
+    problem = refusal_problem(results, DataError(said))
+    assert (problem.line, problem.field) == (15, "ECF CODE")
+    assert problem.got == (
+        'duplicate key value violates unique constraint "registry_player_code_key"'
+        " DETAIL:  Key (code)=(261619) already exists."
+    )
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        DataError("CHECK constraint failed: game_player_not_himself"),
+        DataError("value too long for type character varying(200)"),
+        CodesExhausted("no grading code is left to issue"),
+    ],
+)
+def test_a_refusal_that_names_no_line_points_at_the_event_code_and_says_what_it_was(
+    error: Exception,
+) -> None:
+    problem = refusal_problem(read(results_file([BLOGGS, SMITH], TWO_GAMES)), error)
+    assert (problem.code, problem.line, problem.field) == ("import-conflict", 2, "EVENT CODE")
+    expected = f"the database refused the file: {str(error)!r}; nothing was imported"
+    assert problem.message == f"{expected} (line 2)"
+
+
+# --- a UTF-16 file without a byte-order mark ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        # Recognised, and rejected for its own mistake.
+        (
+            results_file([BLOGGS, SMITH], ["#PIN1=1#SCORE=1-0#PIN2=2"])
+            .decode()
+            .encode("utf-16-le"),
+            "bad-score",
+        ),
+        # Cut short by one byte: recognised, and its broken last line named.
+        (
+            results_file([BLOGGS, SMITH], TWO_GAMES).decode().encode("utf-16-le")[:-1],
+            "bad-encoding",
+        ),
+        # Bytes with NULs that are no UTF-16: read as 8-bit text, the NULs escaped.
+        (b"#EVENT DETAILS\x00\x00\x01\n#EVENT CODE=X\x00Y\n", "missing-section"),
+    ],
+)
+def test_a_rejected_utf16_file_without_a_bom_is_stored_as_rejected(data: bytes, code: str) -> None:
+    outcome = import_results(data, filename="utf16.txt")
+
+    assert not outcome.accepted
+    kept = Submission.objects.get(id=outcome.submission_id)
+    assert kept.status == Submission.Status.REJECTED
+    assert code in {p["code"] for p in kept.report["problems"]}
+    assert "\x00" not in json.dumps(kept.report, ensure_ascii=False)
+    assert bytes(kept.raw) == data
