@@ -219,7 +219,8 @@ def test_a_higher_submission_index_replaces_earlier_results() -> None:
 
 def test_an_index_not_higher_than_the_last_is_rejected() -> None:
     import_results(results_file([BLOGGS, SMITH], TWO_GAMES, index=2), filename="v2.txt")
-    outcome = import_results(results_file([BLOGGS, SMITH], TWO_GAMES, index=2), filename="again")
+    corrected = results_file([BLOGGS, SMITH], TWO_GAMES, index=2, name="Anytown Congress 2013")
+    outcome = import_results(corrected, filename="again")
     assert not outcome.accepted
     (problem,) = outcome.feedback.errors
     assert (problem.code, problem.line) == ("stale-submission-index", 3)
@@ -360,3 +361,14 @@ def test_an_accepted_files_kept_report_is_the_feedback_built_after_the_commit() 
     report = Submission.objects.get(id=outcome.submission_id).report
     assert (report["accepted"], report["graded"]) == (True, {"standard": 2})
     assert [p["name"] for p in report["new_players"]] == ["Smith, Jane"]
+
+
+def test_the_same_bytes_sent_again_are_skipped_saying_so() -> None:
+    data = results_file([BLOGGS, SMITH], TWO_GAMES)
+    first = import_results(data, filename="a.txt")
+    again = import_results(data, filename="a-again.txt")
+    assert again.accepted and again.already and again.submission_id == first.submission_id
+    assert again.feedback.to_text() == (
+        f"a-again.txt: already accepted as submission {first.submission_id}; skipped"
+    )
+    assert Submission.objects.count() == 1 and Game.objects.count() == 2

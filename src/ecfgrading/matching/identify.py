@@ -278,6 +278,13 @@ class RecordIndex:
             )
         self._claim(code, survivor)
 
+    def has(self, player_id: int) -> bool:
+        return player_id in self._by_id
+
+    def record(self, player_id: int) -> PlayerRecord | None:
+        known = self._by_id.get(player_id)
+        return known.record if known else None
+
     def holder(self, code: int) -> PlayerRecord | None:
         known = self._by_code.get(code)
         return known.record if known else None

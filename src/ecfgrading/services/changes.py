@@ -9,12 +9,24 @@ mark read under the lock misses nothing.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 from django.db.models import Max, QuerySet
 
-from ecfgrading.registry.models import ClubMembership, IdentityChange, Player, PlayerAlias
+from ecfgrading.registry.models import (
+    Club,
+    ClubMembership,
+    IdentityChange,
+    Player,
+    PlayerAlias,
+    Sequence,
+)
+
+# A random number stored once per database: an index loaded from another database, or
+# from rows a rollback or a restore took away, no longer matches it and is loaded afresh.
+EPOCH = "registry-epoch"
 
 
 @dataclass(frozen=True)
@@ -25,14 +37,23 @@ class Mark:
     membership: int = 0
     alias: int = 0
     change: int = 0
+    club: int = 0
+    epoch: int = 0
+
+    def follows(self, earlier: Mark) -> bool:
+        """Whether this mark can have come from ``earlier`` by additions alone."""
+        if self.epoch != earlier.epoch:
+            return False
+        return all(now >= then for now, then in zip(astuple(self), astuple(earlier), strict=True))
 
 
 @dataclass(frozen=True)
 class Changes:
-    """Players to load again (new or changed) up to ``mark``."""
+    """Players to load again (new or changed) and clubs new since, up to ``mark``."""
 
     mark: Mark
     players: frozenset[int]
+    clubs: tuple[int, ...] = ()
 
 
 def current_mark() -> Mark:
@@ -41,13 +62,29 @@ def current_mark() -> Mark:
         membership=_highest(ClubMembership.objects.all()),
         alias=_highest(PlayerAlias.objects.all()),
         change=_highest(IdentityChange.objects.all()),
+        club=_highest(Club.objects.all()),
+        epoch=epoch(),
     )
 
 
+def epoch() -> int:
+    """This database's epoch, made on first use."""
+    found = Sequence.objects.filter(name=EPOCH).values_list("last_value", flat=True).first()
+    if found is None:
+        made, _ = Sequence.objects.get_or_create(
+            name=EPOCH, defaults={"last_value": secrets.randbits(62)}
+        )
+        found = made.last_value
+    return int(found)
+
+
 def changes_since(seen: Mark) -> Changes:
-    """Every player added or changed after ``seen``; aliases name their player."""
+    """Every player added or changed after ``seen``; aliases name their player.
+
+    The caller checks ``changes.mark.follows(seen)`` first: if not, load everything.
+    """
     now = current_mark()
-    if now == seen:
+    if now == seen or not now.follows(seen):
         return Changes(now, frozenset())
     players = {
         *_between(Player.objects, "id", seen.player, now.player),
@@ -55,7 +92,8 @@ def changes_since(seen: Mark) -> Changes:
         *_between(PlayerAlias.objects, "player_id", seen.alias, now.alias),
         *_between(IdentityChange.objects, "player_id", seen.change, now.change),
     }
-    return Changes(now, frozenset(players))
+    clubs = tuple(_between(Club.objects, "id", seen.club, now.club))
+    return Changes(now, frozenset(players), clubs)
 
 
 def note_changed(player_ids: Iterable[int]) -> None:

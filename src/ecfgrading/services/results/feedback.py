@@ -64,6 +64,7 @@ class Feedback:
     submission_index: int | None = None
     accepted: bool = False
     checked_only: bool = False
+    already: bool = False  # these very bytes were accepted before: skipped
     problems: tuple[Problem, ...] = ()
     graded: Mapping[str, int] = field(default_factory=dict)  # rate -> games graded
     not_graded: Mapping[str, int] = field(default_factory=dict)  # reason -> games
@@ -126,6 +127,10 @@ def _status(feedback: Feedback) -> str:
 
 
 def _text_lines(feedback: Feedback) -> list[str]:
+    if feedback.already:
+        return [
+            f"{feedback.filename}: already accepted as submission {feedback.submission_id}; skipped"
+        ]
     title = " ".join(s for s in (feedback.event_code, feedback.event_name) if s)
     lines = [f"{feedback.filename}: {title or '(event unknown)'}", f"  {_status(feedback)}"]
     if feedback.submission_id is not None:

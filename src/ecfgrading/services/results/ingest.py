@@ -1,7 +1,11 @@
 """Importing results files: keep the bytes, check, identify, then write all or nothing.
 
-``import_results`` handles one file; ``ResultsImporter`` a batch, loading the players
-on record once so that identification costs no query per player.
+Every file is stored first, in its own transaction. Reading and checking it needs no
+database; identifying its players and writing them happen in one transaction holding
+the registry lock (services.locks), with the view of the registry brought up to date
+first (services.results.view). So two imports at once, or one batch cut in two, give
+the players one import of the same files in the same order would: they wait for each
+other, never fail for it, and never create one person twice (docs/imports.md).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.problems import Problem
@@ -28,17 +33,21 @@ from ecfgrading.matching.identify import (
 )
 from ecfgrading.registry.models import Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
+from ecfgrading.services.errors import Conflict, NotFound
+from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long
+from ecfgrading.services.results.checks import refusal_problem, resent_problems, value_problems
 from ecfgrading.services.results.feedback import Feedback, Written
-from ecfgrading.services.results.records import load_record_index
-from ecfgrading.services.results.registry_cache import RegistryCache
+from ecfgrading.services.results.view import RegistryView, shared_view
 from ecfgrading.services.results.write import Plan, write_plan
 
 # What the database or the code sequence may refuse in a file that passed every check:
-# the file is then rejected (and kept) like any other, and the batch goes on.
-REFUSALS = (DatabaseError, ValueError, OverflowError, CodesExhausted)
+# the file is then rejected (and kept) like any other, and the batch goes on. A bare
+# ValueError is not among them: it is a bug, and must show as one.
+REFUSALS = (DatabaseError, OverflowError, CodesExhausted)
 
 Progress = Callable[[int, int, str], None]  # files done, files in all, current filename
+Told = Callable[["ImportResult"], None]  # each file's outcome, as soon as it is known
 
 
 @dataclass(frozen=True)
@@ -46,59 +55,105 @@ class ImportResult:
     submission_id: int
     accepted: bool
     feedback: Feedback
+    already: bool = False  # the same bytes were accepted before: nothing was done
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A file read and its players' details normalised: all that needs no database."""
+
+    results: ResultsFile | None
+    feedback: Feedback
+    details: dict[int, PlayerDetails]
 
 
 class ResultsImporter:
-    """Imports files one by one, keeping one index of players on record for the batch."""
+    """Imports files one by one against a view of the registry kept in step with it."""
 
     def __init__(
-        self, *, sender: str = "", user: Any = None, policy: MatchPolicy | None = None
+        self,
+        *,
+        sender: str = "",
+        user: Any = None,
+        policy: MatchPolicy | None = None,
+        view: RegistryView | None = None,
     ) -> None:
         self.sender, self.user = sender, user
         self.policy = policy or MatchPolicy()
-        self._index: RecordIndex | None = None
-        self._cache: RegistryCache | None = None
+        self.view = view or RegistryView()
 
     @property
     def index(self) -> RecordIndex:
-        if self._index is None:
-            self._index = load_record_index()
-        return self._index
+        return self.view.index
 
     def check(self, data: bytes, filename: str) -> Feedback:
         """Every problem the import would find, writing nothing at all."""
-        return replace(self.plan(data, filename).feedback, checked_only=True)
+        self.view.catch_up()
+        return replace(self._plan(_read(data, filename)).feedback, checked_only=True)
 
     def import_file(self, data: bytes, filename: str) -> ImportResult:
-        submission = store_raw(data, filename, self.sender, self.user)
-        plan = self.plan(data, filename)
-        feedback = replace(plan.feedback, submission_id=submission.id)
-        if feedback.ok and plan.results is not None:
-            try:
-                written = self._write(plan, feedback, submission)
-            except REFUSALS as error:  # a concurrent import, a value the database refuses
-                feedback = feedback.with_problem(_conflict(plan.results, error))
-            else:
-                # Built once the writes are committed: a rollback reports nothing as done.
-                return ImportResult(submission.id, True, feedback.accepting(written))
+        before = accepted_before(data)
+        if before is not None:
+            return ImportResult(before.id, True, _already(before, filename), already=True)
+        with busy_as_error(f"{filename}: not stored, nothing was imported"):
+            submission = store_raw(data, filename, self.sender, self.user)
+        return self.import_stored(submission)
+
+    def import_stored(self, submission: Submission) -> ImportResult:
+        """Import a file already on record (just stored, or left by an interrupted run)."""
+        read = _read(bytes(submission.raw), submission.filename)
+        read = replace(read, feedback=replace(read.feedback, submission_id=submission.id))
+        if not read.feedback.ok:
+            return self._reject_unlocked(submission, read)
+        try:
+            what = f"{submission.filename}: not imported (kept as submission {submission.id})"
+            with busy_as_error(what):
+                return self._import_locked(submission, read)
+        except REFUSALS as error:
+            self.view.drop()  # it may hold rows the rollback removed
+            assert read.results is not None
+            feedback = read.feedback.with_problem(refusal_problem(read.results, error))
+            reject(submission, feedback)
+            return ImportResult(submission.id, False, feedback)
+
+    def _reject_unlocked(self, submission: Submission, read: _Read) -> ImportResult:
+        """A file with errors of its own: reported whole, written nowhere but its row."""
+        self.view.catch_up()
+        feedback = self._plan(read).feedback
         reject(submission, feedback)
         return ImportResult(submission.id, False, feedback)
 
-    def plan(self, data: bytes, filename: str) -> Plan:
-        results, report = read_results_bytes(data)
+    def _import_locked(self, submission: Submission, read: _Read) -> ImportResult:
+        with transaction.atomic():
+            take_registry_lock()
+            if not _still_received(submission):
+                return _done_elsewhere(submission)
+            self.view.catch_up()
+            plan = self._plan(read)
+            if not plan.feedback.ok:
+                reject(submission, plan.feedback)
+                return ImportResult(submission.id, False, plan.feedback)
+            written, touched = write_plan(
+                plan, submission, self.view.cache, user=self.user, actor=self.sender
+            )
+            feedback = plan.feedback.accepting(written)
+            accept(submission, written, feedback)
+            self.view.took(touched)
+        return ImportResult(submission.id, True, feedback)
+
+    def _plan(self, read: _Read) -> Plan:
+        """Identification and the checks against the records, on the view as it stands."""
+        results = read.results
         if results is None:
-            return Plan(None, Feedback(filename, problems=report.problems))
-        details, detail_problems = _details(results)
+            return Plan(None, read.feedback)
         decisions, found = self._identify(results)
-        event = results.event
-        feedback = Feedback(
-            filename,
-            event_code=event.code,
-            event_name=event.name,
-            submission_index=event.submission_index,
-            problems=(*report.problems, *detail_problems, *_index_problems(results), *found),
+        problems = (
+            *read.feedback.problems,
+            *_index_problems(results),
+            *resent_problems(results),
+            *found,
         )
-        return Plan(results, feedback, decisions, details)
+        return Plan(results, replace(read.feedback, problems=problems), decisions, read.details)
 
     def _identify(self, results: ResultsFile) -> tuple[dict[int, Decision], list[Problem]]:
         """Each player's decision, and the problems identification found."""
@@ -117,28 +172,30 @@ class ResultsImporter:
             decisions[entry.pin] = decision
         return decisions, problems
 
-    def _write(self, plan: Plan, feedback: Feedback, submission: Submission) -> Written:
-        if self._cache is None:
-            self._cache = RegistryCache.load()
-        try:
-            with transaction.atomic():
-                written, created = write_plan(
-                    plan, submission, self._cache, user=self.user, actor=self.sender
-                )
-                accept(submission, written, feedback.accepting(written))
-        except Exception:
-            self._cache = None  # it may hold rows the rollback removed
-            raise
-        for record in created:
-            self.index.add(record)
-        return written
+
+def _read(data: bytes, filename: str) -> _Read:
+    results, report = read_results_bytes(data)
+    if results is None:
+        return _Read(None, Feedback(filename, problems=report.problems), {})
+    details, detail_problems = _details(results)
+    values = value_problems(results, today=timezone.localdate())
+    event = results.event
+    feedback = Feedback(
+        filename,
+        event_code=event.code,
+        event_name=event.name,
+        submission_index=event.submission_index,
+        problems=(*report.problems, *detail_problems, *values),
+    )
+    return _Read(results, feedback, details)
 
 
 def import_results(
     data: bytes, *, filename: str, sender: str = "", user: Any = None
 ) -> ImportResult:
     """Import one results file (the CLI and the back office call this)."""
-    return ResultsImporter(sender=sender, user=user).import_file(data, filename)
+    with shared_view() as view:
+        return ResultsImporter(sender=sender, user=user, view=view).import_file(data, filename)
 
 
 def import_files(
@@ -147,15 +204,19 @@ def import_files(
     sender: str = "",
     user: Any = None,
     progress: Progress | None = None,
+    told: Told | None = None,
 ) -> list[ImportResult]:
-    """Import files in order with one index of players on record."""
-    importer = ResultsImporter(sender=sender, user=user)
+    """Import files in order; ``told`` hears each outcome as soon as it is known."""
     batch = list(files)
     results = []
-    for done, (filename, data) in enumerate(batch):
-        if progress:
-            progress(done, len(batch), filename)
-        results.append(importer.import_file(data, filename))
+    with shared_view() as view:
+        importer = ResultsImporter(sender=sender, user=user, view=view)
+        for done, (filename, data) in enumerate(batch):
+            if progress:
+                progress(done, len(batch), filename)
+            results.append(importer.import_file(data, filename))
+            if told:
+                told(results[-1])
     if progress:
         progress(len(batch), len(batch), "")
     return results
@@ -163,8 +224,88 @@ def import_files(
 
 def check_results(files: Iterable[tuple[str, bytes]]) -> list[Feedback]:
     """Check files against the rules and the database, writing nothing."""
-    importer = ResultsImporter()
-    return [importer.check(data, filename) for filename, data in files]
+    with shared_view() as view:
+        importer = ResultsImporter(view=view)
+        return [importer.check(data, filename) for filename, data in files]
+
+
+# --- files left behind, and files sent twice -------------------------------------------
+
+
+def accepted_before(data: bytes) -> Submission | None:
+    """The submission that already accepted these very bytes, if any."""
+    done = (Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED)
+    sha = hashlib.sha256(data).hexdigest()
+    return Submission.objects.filter(sha256=sha, status__in=done).order_by("id").first()
+
+
+def interrupted() -> list[Submission]:
+    """Files stored but never accepted or rejected: an import was killed, or is running."""
+    return list(
+        Submission.objects.filter(status=Submission.Status.RECEIVED)
+        .defer("raw")
+        .order_by("received_at", "id")
+    )
+
+
+def retry(submission_ids: Iterable[int], *, told: Told | None = None) -> list[ImportResult]:
+    """Import stored files again that an interrupted run left ``received``."""
+    results = []
+    with shared_view() as view:
+        importer = ResultsImporter(view=view)
+        for submission in _waiting(submission_ids):
+            results.append(importer.import_stored(submission))
+            if told:
+                told(results[-1])
+    return results
+
+
+def reject_waiting(submission_ids: Iterable[int], *, reason: str) -> list[Submission]:
+    """Reject stored files an interrupted run left ``received`` (they stay on record)."""
+    waiting = _waiting(submission_ids)
+    for submission in waiting:
+        expected = "a file a grading officer wants imported"
+        problem = Problem.make("withdrawn", 1, "", expected, reason or "rejected by hand")
+        reject(submission, Feedback(submission.filename, problems=(problem,)))
+    return waiting
+
+
+def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
+    ids = list(dict.fromkeys(submission_ids))
+    found = Submission.objects.in_bulk(ids)
+    for pk in ids:
+        if pk not in found:
+            raise NotFound(f"expected the number of a submission on record, got {pk}")
+        if found[pk].status != Submission.Status.RECEIVED:
+            raise Conflict(
+                f"submission {pk} ({found[pk].filename}) is {found[pk].status}, "
+                "not waiting to be imported"
+            )
+    return [found[pk] for pk in ids]
+
+
+def _still_received(submission: Submission) -> bool:
+    """Under the lock: another process may have imported this stored file meanwhile."""
+    status = Submission.objects.filter(id=submission.id).values_list("status", flat=True)
+    return status.first() == Submission.Status.RECEIVED
+
+
+def _done_elsewhere(submission: Submission) -> ImportResult:
+    submission.refresh_from_db(fields=["status", "report"])
+    accepted = submission.status in (Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED)
+    feedback = Feedback(submission.filename, submission_id=submission.id, accepted=accepted)
+    return ImportResult(submission.id, accepted, feedback, already=True)
+
+
+def _already(before: Submission, filename: str) -> Feedback:
+    return Feedback(
+        filename,
+        event_code=before.event_code,
+        submission_id=before.id,
+        submission_index=before.submission_index,
+        accepted=True,
+        already=True,
+    )
 
 
 def store_raw(data: bytes, filename: str, sender: str, user: Any) -> Submission:
@@ -242,9 +383,3 @@ def _index_problems(results: ResultsFile) -> list[Problem]:
 def _code_not_on_record(entry: PlayerEntry) -> Problem:
     expected = "a grading code on record (records older than the system may lack it)"
     return Problem.make("code-not-on-record", entry.line, "ECF CODE", expected, entry.code_text)
-
-
-def _conflict(results: ResultsFile, error: Exception) -> Problem:
-    line = results.event.field_lines.get("EVENT CODE", results.event.line)
-    expected = "a file consistent with the records (try again if two imports raced)"
-    return Problem.make("import-conflict", line, "EVENT CODE", expected, str(error)[:200])

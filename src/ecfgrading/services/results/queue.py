@@ -14,7 +14,9 @@ from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.engine.periods import season_of
 from ecfgrading.registry.models import AuditLog, Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import issue_code, player_on_record, resolve_code
+from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import from_case, normalise
 from ecfgrading.services.results.feedback import Candidate
 from ecfgrading.services.results.registry_cache import RegistryCache
@@ -87,12 +89,17 @@ def resolve(
 ) -> Player:
     """Link a case to the player holding ``code``, or create a new player (G28 code)."""
     if (code is None) == (not create):
-        raise PendingError("expected either a grading code to link to or 'create', not both")
-    with transaction.atomic():
+        raise PendingError(
+            "expected either a grading code to link the case to or a new player, "
+            "not both or neither"
+        )
+    with busy_as_error(f"deciding case {case_id}"), transaction.atomic():
+        take_registry_lock()  # it changes who is on record: one such writer at a time
         case = _open_case(case_id)
         player = _new_player(case) if create else _player(code or "")
         _link_games(case, player)
         _join_club(case, player)
+        note_changed([player.id])
         case.status = (
             PendingIdentification.Status.CREATED if create else PendingIdentification.Status.LINKED
         )

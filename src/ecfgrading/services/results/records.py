@@ -1,34 +1,82 @@
-"""Players on record, loaded in bulk for identification (no query per player)."""
+"""Players on record, loaded in bulk for identification (no query per player), and
+brought up to date a few at a time when other imports changed them."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection, Iterator
+
+from django.db.models import QuerySet
 
 from ecfgrading.matching.identify import PlayerRecord, RecordIndex
 from ecfgrading.registry.models import ClubMembership, Player, PlayerAlias
+from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.merge import Survivors
+
+_FIELDS = ("id", "code", "surname", "forenames", "date_of_birth")
 
 
 def load_record_index() -> RecordIndex:
     """Every surviving player with his clubs; merged players' codes resolve to survivors."""
+    codes, names = _clubs(ClubMembership.objects.all())
+    rows = Player.objects.filter(merged_into__isnull=True).values_list(*_FIELDS)
+    records = (_record(row, codes, names) for row in rows.iterator(chunk_size=20_000))
+    return RecordIndex.build(records, _aliases())
+
+
+def reload_records(index: RecordIndex, player_ids: Collection[int]) -> None:
+    """Bring these players into ``index`` as they now stand: new, changed, merged away."""
+    final = Survivors().final
+    for chunk in _chunks(sorted(player_ids)):
+        codes, names = _clubs(ClubMembership.objects.filter(player_id__in=chunk))
+        rows = Player.objects.filter(id__in=chunk).values_list(*_FIELDS, "merged_into_id")
+        gone = []
+        for *row, merged_into in rows:
+            if merged_into is None:
+                index.replace(_record(tuple(row), codes, names))
+            else:
+                index.remove(row[0])
+                gone.append((row[1], row[0]))
+        aliases = PlayerAlias.objects.filter(player_id__in=chunk).values_list("code", "player_id")
+        for code, player_id in [*gone, *aliases]:
+            _claim(index, code, final.get(player_id, player_id))
+
+
+def _claim(index: RecordIndex, code: int, player_id: int) -> None:
+    """A code that resolves to ``player_id``, unless it is held by its own record."""
+    holder = index.holder(code)
+    if holder is None and index.has(player_id):
+        index.add_alias(code, player_id)
+
+
+def _record(
+    row: tuple,
+    codes: dict[int, set[str]],
+    names: dict[int, set[str]],  # type: ignore[type-arg]
+) -> PlayerRecord:
+    pid, code, surname, forenames, born = row
+    return PlayerRecord(
+        pid, code, surname, forenames, frozenset(codes[pid]), frozenset(names[pid]), born
+    )
+
+
+def _clubs(
+    memberships: QuerySet[ClubMembership],
+) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
+    """Each player's club codes and club names."""
     codes: dict[int, set[str]] = defaultdict(set)
     names: dict[int, set[str]] = defaultdict(set)
-    for player_id, club_code, club_name in ClubMembership.objects.values_list(
-        "player_id", "club__code", "club__name"
-    ).iterator(chunk_size=20_000):
+    rows = memberships.values_list("player_id", "club__code", "club__name")
+    for player_id, club_code, club_name in rows.iterator(chunk_size=20_000):
         if club_code:
             codes[player_id].add(club_code)
         names[player_id].add(club_name)
-    rows = Player.objects.filter(merged_into__isnull=True).values_list(
-        "id", "code", "surname", "forenames", "date_of_birth"
-    )
-    records = (
-        PlayerRecord(
-            pid, code, surname, forenames, frozenset(codes[pid]), frozenset(names[pid]), dob
-        )
-        for pid, code, surname, forenames, dob in rows.iterator(chunk_size=20_000)
-    )
-    return RecordIndex.build(records, _aliases())
+    return codes, names
+
+
+def _chunks(ids: list[int]) -> Iterator[list[int]]:
+    for start in range(0, len(ids), IN_CHUNK):
+        yield ids[start : start + IN_CHUNK]
 
 
 def record_of(player: Player, club_code: str = "", club_name: str = "") -> PlayerRecord:

@@ -1,18 +1,20 @@
-"""Clubs, counties, memberships and known birth dates, loaded once for a batch of imports.
+"""Clubs, counties, memberships and known birth dates, loaded once and kept in step.
 
 An import touches a few dozen clubs and memberships per file; asking the database for
-each would be most of the import's time. The cache is only trusted inside the batch
-that loaded it, and the importer drops it if a write fails.
+each would be most of the import's time. The cache is trusted only together with the
+mark it was brought up to (services.results.view), and dropped if a write fails.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
 from ecfgrading.registry.models import Club, ClubMembership, County, Player
-from ecfgrading.services.bulk import update_rows
+from ecfgrading.services.bulk import IN_CHUNK, update_rows
+from ecfgrading.services.changes import Changes, note_changed
 
 
 class Seasons(NamedTuple):
@@ -111,11 +113,29 @@ class RegistryCache:
             self.counties[name.lower()] = County.objects.get_or_create(name=name)[0].id
         return self.counties[name.lower()]
 
-    def load_memberships_of(self, player_ids: set[int]) -> None:
-        rows = ClubMembership.objects.filter(player_id__in=player_ids).values_list(
-            "id", "player_id", "club_id", "first_season", "last_season"
-        )
-        self.memberships.update({(p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows})
+    def load_memberships_of(self, player_ids: Collection[int]) -> None:
+        ids = sorted(player_ids)
+        for start in range(0, len(ids), IN_CHUNK):
+            rows = ClubMembership.objects.filter(
+                player_id__in=ids[start : start + IN_CHUNK]
+            ).values_list("id", "player_id", "club_id", "first_season", "last_season")
+            self.memberships.update({(p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows})
+
+    def catch_up(self, changes: Changes) -> None:
+        """What other imports recorded since the cache was loaded: new clubs, and the
+        memberships and birth dates of the players they changed."""
+        clubs = Club.objects.filter(id__in=changes.clubs) if changes.clubs else Club.objects.none()
+        for pk, code, name, county, location in clubs.order_by("id").values_list(
+            "id", "code", "name", "county_id", "is_location"
+        ):
+            self._remember_club(pk, code or "", name + ("*" if location else ""), county)
+        self.load_memberships_of(changes.players)
+        ids = sorted(changes.players)
+        for start in range(0, len(ids), IN_CHUNK):
+            born = Player.objects.filter(
+                id__in=ids[start : start + IN_CHUNK], date_of_birth__isnull=False
+            )
+            self.births_known.update(born.values_list("id", flat=True))
 
     def note_births(self, births: dict[int, date]) -> None:
         """A date of birth the records lack is taken from the file (G20 needs it)."""
@@ -123,18 +143,21 @@ class RegistryCache:
             _BirthUpdate(day, pid) for pid, day in births.items() if pid not in self.births_known
         ]
         update_rows(Player, _BirthUpdate._fields[:-1], missing)
+        note_changed(row.id for row in missing)  # other importers' indexes must learn it
         self.births_known.update(row.id for row in missing)
 
     def note_memberships(self, pairs: set[tuple[int, int]], season: int) -> None:
         """First and last season each player was seen with each club."""
         new = [pair for pair in pairs if pair not in self.memberships]
-        changed = []
+        changed, widened = [], []
         for pair in pairs - set(new):
             known = self.memberships[pair]
             if not known.first_season <= season <= known.last_season:
                 self.memberships[pair] = seasons = known.covering(season)
                 changed.append(_SeasonsUpdate(seasons.first_season, seasons.last_season, known.id))
+                widened.append(pair[0])
         update_rows(ClubMembership, _SeasonsUpdate._fields[:-1], changed)
+        note_changed(widened)  # a season widened in place: other caches must reload it
         made = ClubMembership.objects.bulk_create(
             ClubMembership(player_id=p, club_id=c, first_season=season, last_season=season)
             for p, c in new

@@ -59,10 +59,20 @@ _KIND = {PartKind.MATCH: Event.Kind.LEAGUE, PartKind.SECTION: Event.Kind.CONGRES
 _COLOUR = {Colour.WHITE: "W", Colour.BLACK: "B", None: ""}
 
 
+@dataclass(frozen=True)
+class Touched:
+    """What a write changed of who is on record, for the importer's index."""
+
+    created: list[PlayerRecord]  # new players
+    births: dict[int, date]  # player id -> a date of birth the file gave
+    clubs: set[tuple[int, int]]  # (player id, club id) seen together
+
+
 def write_plan(
     plan: Plan, submission: Submission, cache: RegistryCache, *, user: Any, actor: str
-) -> tuple[Written, list[PlayerRecord]]:
-    """Write everything of an accepted file: what it did, and the players it put on record.
+) -> tuple[Written, Touched]:
+    """Write everything of an accepted file: what it did, and what it changed of the
+    players on record.
 
     The submission itself is marked accepted by the importer, with its report.
     """
@@ -73,7 +83,7 @@ def write_plan(
     clubs = clubs_of(results.players, cache)
     placed = place_players(plan, clubs, cache)
     pending = queue_pending(plan, submission)
-    _note_players(plan, placed.ids, clubs, cache, season_of(event.end_date))
+    births, pairs = _note_players(plan, placed.ids, clubs, cache, season_of(event.end_date))
     games = write_games(results, event, submission, placed.ids, pending)
     written = _written(event, superseded, placed, pending, games)
     AuditLog.record(
@@ -84,20 +94,22 @@ def write_plan(
         event=event.code,
         games=sum(written.graded.values()),
     )
-    return written, placed.records
+    return written, Touched(placed.records, births, pairs)
 
 
 def _note_players(
     plan: Plan, ids: dict[int, int], clubs: dict[int, int], cache: RegistryCache, season: int
-) -> None:
+) -> tuple[dict[int, date], set[tuple[int, int]]]:
     """Each player's club in the event's season, and a date of birth the records lack."""
-    cache.note_memberships({(ids[pin], club) for pin, club in clubs.items() if pin in ids}, season)
+    pairs = {(ids[pin], club) for pin, club in clubs.items() if pin in ids}
+    cache.note_memberships(pairs, season)
     births = {
         ids[pin]: details.date_of_birth
         for pin, details in plan.details.items()
         if details.date_of_birth and pin in ids
     }
     cache.note_births(births)
+    return births, pairs
 
 
 # --- the event ---------------------------------------------------------------------------
@@ -111,18 +123,18 @@ def upsert_event(results: ResultsFile) -> Event:
     if not event.pk:
         event.kind = _guess_kind(results)
     event.name = details.name
-    event.start_date, event.end_date = _event_dates(details)
+    event.start_date, event.end_date = event_dates(details)
     event.rate = assessed.value if isinstance(assessed, Rate) else PlayRate.NONE
     event.not_graded_reason = "" if isinstance(assessed, Rate) else assessed.value
     event.environment = control.environment
-    _store_time_control(event, control)
+    store_time_control(event, control)
     event.officer_name = details.results_officer
     event.status = Event.Status.RECEIVED
     event.save()
     return event
 
 
-def _event_dates(details: EventDetails) -> tuple[date, date]:
+def event_dates(details: EventDetails) -> tuple[date, date]:
     end = details.final_result_date or details.event_date
     start = details.event_date or end
     assert start is not None and end is not None  # mandatory fields, checked by the reader
@@ -135,7 +147,7 @@ def _guess_kind(results: ResultsFile) -> str:
     return str(_KIND[only]) if only in _KIND else str(Event.Kind.OTHER)
 
 
-def _store_time_control(event: Event, control: TimeControl) -> None:
+def store_time_control(event: Event, control: TimeControl) -> None:
     """Keep the file's own combination: (a) minutes for game, (b)/(c) sessions."""
     sessions = control.sessions
     whole = len(sessions) == 1 and sessions[0].moves is None

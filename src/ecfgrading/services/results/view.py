@@ -1,0 +1,112 @@
+"""The registry as an importer sees it: the index of players for identification and the
+cache of clubs and memberships, kept in step with the database.
+
+Loading them costs seconds at national size, so a process keeps one view and brings it up
+to date before each file: inside the write transaction, holding the registry lock, it
+reads what others changed since its mark (services.changes) and reloads only those
+players. Identification then sees exactly what is on record, whatever other processes
+imported meanwhile and however the files were batched: importing files one after the
+other gives the same people in any interleaving, up to the order codes are issued in.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+from django.db import connection
+
+from ecfgrading.matching.identify import PlayerRecord, RecordIndex
+from ecfgrading.services.changes import Mark, changes_since, current_mark
+from ecfgrading.services.results.records import load_record_index, reload_records
+from ecfgrading.services.results.registry_cache import RegistryCache
+from ecfgrading.services.results.write import Touched
+
+
+class RegistryView:
+    """An index and a cache of the registry, valid as of ``mark``."""
+
+    def __init__(self) -> None:
+        self._index: RecordIndex | None = None
+        self._cache: RegistryCache | None = None
+        self._mark = Mark()
+        self.lock = threading.RLock()  # one import at a time per view (threaded servers)
+
+    @property
+    def index(self) -> RecordIndex:
+        if self._index is None:
+            self._load()
+        assert self._index is not None
+        return self._index
+
+    @property
+    def cache(self) -> RegistryCache:
+        if self._cache is None:
+            self._load()
+        assert self._cache is not None
+        return self._cache
+
+    def catch_up(self) -> None:
+        """Bring in what others changed since the mark (a full load if it cannot be)."""
+        if self._index is None:
+            return  # loaded, current, on first use
+        changes = changes_since(self._mark)
+        if not changes.mark.follows(self._mark):
+            self.drop()  # another database, a restore, or rows a rollback took back
+            return
+        if changes.players:
+            reload_records(self.index, changes.players)
+        self.cache.catch_up(changes)
+        self._mark = changes.mark
+
+    def took(self, touched: Touched) -> None:
+        """What this importer itself just wrote, under the registry lock: applied in
+        memory, and the mark moved past it (no one else can have written meanwhile)."""
+        index, names = self.index, self.cache.club_names
+        for record in touched.created:
+            index.replace(record)
+        for player_id, club in touched.clubs:
+            code, name = names.get(club, ("", ""))
+            _join(index, player_id, code, name)
+        for player_id, born in touched.births.items():
+            known = index.record(player_id)
+            if known is not None and known.date_of_birth is None:
+                index.replace(replace(known, date_of_birth=born))
+        self._mark = current_mark()
+
+    def drop(self) -> None:
+        """Forget everything (a failed write may have left rows a rollback removed)."""
+        self._index, self._cache, self._mark = None, None, Mark()
+
+    def _load(self) -> None:
+        mark = current_mark()  # first: rows added while loading are replayed, not missed
+        self._index, self._cache, self._mark = load_record_index(), RegistryCache.load(), mark
+
+
+def _join(index: RecordIndex, player_id: int, code: str, name: str) -> None:
+    """The club joins the record's clubs, as stored (a location without its '*')."""
+    name = name.removesuffix("*").strip()
+    record = index.record(player_id)
+    if record is None or (name in record.club_names and (not code or code in record.club_codes)):
+        return
+    index.replace(_with_club(record, code, name))
+
+
+def _with_club(record: PlayerRecord, code: str, name: str) -> PlayerRecord:
+    codes = record.club_codes | ({code} if code else set())
+    return replace(record, club_codes=frozenset(codes), club_names=record.club_names | {name})
+
+
+_VIEWS: dict[str, RegistryView] = {}
+_VIEWS_LOCK = threading.Lock()
+
+
+@contextmanager
+def shared_view() -> Iterator[RegistryView]:
+    """This process's view of the default database, held for one import at a time."""
+    with _VIEWS_LOCK:
+        view = _VIEWS.setdefault(connection.alias, RegistryView())
+    with view.lock:
+        yield view
