@@ -5,11 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import socket
+import sqlite3
 import subprocess
 import sys
 from datetime import date
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import openpyxl
 import pytest
@@ -60,9 +64,8 @@ def test_import_grade_publish_explain_and_export(tmp_path: Path) -> None:
     code, output = invoke("grade", "--list", "2013-07", "--rate", "standard")
     assert code == 0
     assert "version initial" in output
-    assert (
-        invoke("publish", "--list", "2013-07", "--rate", "standard", "--version", "initial")[0] == 0
-    )
+    publish = ("publish", "--list", "2013-07", "--rate", "standard", "--version", "initial")
+    assert invoke(*publish, "--allow-unanchored")[0] == 0  # a first list: nobody anchored
     code, output = invoke("player", "261619B")
     assert code == 0
     assert "Bloggs, Joe 261619B  standard list 2013-07" in output
@@ -440,3 +443,161 @@ def test_a_bug_in_a_service_is_not_dressed_up_as_a_users_mistake(
     result = CliRunner().invoke(main, ["report", "received", "--season", "2013"])
     assert isinstance(result.exception, ValueError)
     assert "Error:" not in result.output
+
+
+# -- a database that is not there (issue 8, item 8) ------------------------------------------
+# Real processes: the settings are read once per process, from the environment.
+
+ECFGRADING = Path(sys.executable).with_name("ecfgrading")
+
+
+def run_cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`ecfgrading` in a home of its own; DATABASE_URL only if given."""
+    base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "ECFGRADING_HOME")}
+    environment = {**base, "ECFGRADING_HOME": str(tmp_path / "home"), **env}
+    return subprocess.run(
+        [str(ECFGRADING), *args], env=environment, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("player", "261619B"),
+        ("grade", "--list", "2013-07", "--rate", "standard"),
+        ("identify", "list"),
+    ],
+    ids=lambda command: command[0],
+)
+def test_a_home_never_initialised_says_run_init_and_leaves_no_database_file(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    ran = run_cli(tmp_path, *command)
+
+    database = tmp_path / "home" / "ecfgrading.sqlite3"
+    assert (ran.returncode, ran.stdout, ran.stderr) == (
+        1,
+        "",
+        f"Error: no database here: run `ecfgrading init` (expected the SQLite file {database})\n",
+    )
+    assert not database.exists()
+
+
+def test_a_database_file_without_tables_says_run_init(tmp_path: Path) -> None:
+    database = tmp_path / "home" / "ecfgrading.sqlite3"
+    database.parent.mkdir()
+    database.touch()  # what an earlier version left behind
+
+    ran = run_cli(tmp_path, "player", "261619B")
+
+    assert (ran.returncode, ran.stderr) == (
+        1,
+        f"Error: no database here: run `ecfgrading init` (the SQLite file {database} "
+        "holds no tables)\n",
+    )
+
+
+def test_a_database_behind_its_migrations_says_run_init(tmp_path: Path) -> None:
+    assert run_cli(tmp_path, "init").returncode == 0
+    database = tmp_path / "home" / "ecfgrading.sqlite3"
+    with sqlite3.connect(database) as db:  # as if the program were upgraded since
+        db.execute("DELETE FROM django_migrations WHERE app = 'registry'")
+
+    ran = run_cli(tmp_path, "player", "261619B")
+
+    assert (ran.returncode, ran.stderr) == (
+        1,
+        "Error: the database needs migrating: run `ecfgrading init` "
+        f"(the SQLite file {database})\n",
+    )
+
+
+URL_FORMS = "postgres://user@host:5432/name or sqlite:////absolute/path/file.sqlite3"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown", "reason"),
+    [
+        ("nonsense", "nonsense", "its scheme is neither postgres nor sqlite"),
+        (
+            "postgres://host:notaport/x",
+            "postgres://host:notaport/x",
+            "it is not a URL (a port is a number up to 65535; %-quote special characters)",
+        ),
+        ("postgres://me:secret@host:99999/x", "postgres://me:***@host:99999/x", "it is not a URL"),
+        ("mysql://host/x", "mysql://host/x", "only PostgreSQL and SQLite are supported"),
+        ("postgres://host:5432", "postgres://host:5432", "it names no database"),
+    ],
+)
+def test_a_malformed_database_url_is_a_message_not_a_traceback(
+    tmp_path: Path, url: str, shown: str, reason: str
+) -> None:
+    ran = run_cli(tmp_path, "player", "261619B", DATABASE_URL=url)
+
+    assert ran.returncode == 1
+    assert ran.stderr.startswith(
+        f"Error: expected DATABASE_URL such as {URL_FORMS}, got {shown!r}: {reason}"
+    ), ran.stderr
+    assert "secret" not in ran.stderr
+
+
+@pytest.mark.parametrize("command", [("init",), ("demo", "--fresh")], ids=" ".join)
+def test_the_commands_that_make_a_database_refuse_a_malformed_url_too(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    ran = run_cli(tmp_path, *command, DATABASE_URL="nonsense")
+
+    assert (ran.returncode, ran.stderr) == (
+        1,
+        f"Error: expected DATABASE_URL such as {URL_FORMS}, got 'nonsense': "
+        "its scheme is neither postgres nor sqlite\n",
+    )
+
+
+def test_a_server_that_does_not_answer_names_database_url_and_what_to_check(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"postgres://postgres:secret@127.0.0.1:{port}/ecfgrading"
+
+    ran = run_cli(tmp_path, "identify", "list", DATABASE_URL=url)
+
+    assert ran.returncode == 1
+    assert ran.stderr.startswith(
+        f"Error: cannot connect to the PostgreSQL database 'ecfgrading' on 127.0.0.1:{port}, "
+        "which DATABASE_URL names (Connection refused"
+    ), ran.stderr
+    assert ran.stderr.endswith(
+        "check DATABASE_URL, that the server is running there and that the database exists "
+        "(`createdb ecfgrading`, then run `ecfgrading init`)\n"
+    )
+    assert "secret" not in ran.stderr
+
+
+@pytest.mark.postgresql
+def test_a_database_missing_on_a_running_server_says_to_create_it(tmp_path: Path) -> None:
+    server = urlsplit(os.environ["DATABASE_URL"])
+    url = urlunsplit(server._replace(path="/h7_no_such_database"))
+
+    for command in (("init",), ("player", "261619B")):
+        ran = run_cli(tmp_path, *command, DATABASE_URL=url)
+        assert ran.returncode == 1
+        assert ran.stderr.startswith("Error: cannot connect to the PostgreSQL database ")
+        assert 'which DATABASE_URL names (database "h7_no_such_database" does not exist)' in (
+            ran.stderr
+        )
+        assert "(`createdb h7_no_such_database`, then run `ecfgrading init`)" in ran.stderr
+
+
+def test_lists_export_into_a_missing_folder_is_refused_before_any_work(tmp_path: Path) -> None:
+    out = tmp_path / "no" / "such" / "folder" / "list.csv"
+
+    code, output = invoke("lists", "export", "--list", "2013-07", "--out", str(out))
+
+    assert code == 2
+    assert output.endswith(
+        f"Error: Invalid value for '--out': folder {out.parent} does not exist: create it first\n"
+    )
+    assert not (tmp_path / "no").exists()

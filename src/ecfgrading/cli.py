@@ -25,12 +25,25 @@ class DomainError(click.ClickException):
     exit_code = 1
 
 
-def _django() -> None:
-    """Configure Django once, on first use, so --help stays fast."""
+def _django(*, creating: bool = False) -> None:
+    """Configure Django on first use, so --help stays fast, and make sure the database is
+    there: only ``init`` and ``demo`` (``creating``) may make it."""
+    _configure()
+    from ecfgrading.services.database import check_database
+
+    check_database(creating=creating)
+
+
+def _configure() -> None:
+    """Settings that cannot be read (a malformed DATABASE_URL) are a message, exit 1."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
     import django
+    from django.core.exceptions import ImproperlyConfigured
 
-    django.setup()
+    try:
+        django.setup()
+    except ImproperlyConfigured as error:
+        raise DomainError(str(error)) from None
 
 
 class _Commands(click.Group):
@@ -52,7 +65,7 @@ def main() -> None:
 @main.command()
 def init() -> None:
     """Create or migrate the database (DATABASE_URL, default a SQLite file in ./var/)."""
-    _django()
+    _django(creating=True)
     from django.conf import settings
     from django.core.management import call_command
 
@@ -103,11 +116,80 @@ def results_import(files: tuple[Path, ...], as_json: bool, sender: str) -> None:
     from ecfgrading.services.results.ingest import import_files
 
     with _progress("importing", len(files)) as advance:
-        outcomes = import_files(_read_files(files), sender=sender, progress=advance)
-    _print_reports([o.feedback for o in outcomes], as_json)
+        outcomes = import_files(
+            _read_files(files), sender=sender, progress=advance, told=_telling(as_json)
+        )
+    _finish_batch(outcomes, as_json)
+
+
+def _telling(as_json: bool) -> Callable[[Any], None] | None:
+    """Each file's report as soon as it is known, so a long batch shows where it is."""
+    return None if as_json else lambda outcome: click.echo(outcome.feedback.to_text())
+
+
+def _finish_batch(outcomes: list[Any], as_json: bool) -> None:
+    if as_json:
+        _print_reports([o.feedback for o in outcomes], as_json)
+    skipped = sum(o.already for o in outcomes)
     rejected = sum(not o.accepted for o in outcomes)
+    accepted = len(outcomes) - skipped - rejected
+    click.echo(
+        f"{accepted} accepted, {skipped} already accepted (skipped), {rejected} rejected",
+        err=True,
+    )
     if rejected:
         raise DomainError(f"{rejected} of {len(outcomes)} files rejected (kept on record)")
+
+
+@results.command("interrupted")
+@_AS_JSON
+def results_interrupted(as_json: bool) -> None:
+    """Files stored but never accepted or rejected (an import was killed, or is running)."""
+    _django()
+    from ecfgrading.services.results.ingest import interrupted
+
+    waiting = interrupted()
+    if as_json:
+        import json
+
+        rows = [
+            {"submission": s.id, "filename": s.filename, "received_at": s.received_at}
+            for s in waiting
+        ]
+        click.echo(json.dumps(rows, indent=2, default=str))
+        return
+    for s in waiting:
+        click.echo(f"submission {s.id}  {s.received_at:%Y-%m-%d %H:%M}  {s.filename}")
+    click.echo(
+        f"{len(waiting)} files waiting; `ecfgrading results retry N` imports one, "
+        "`ecfgrading results reject N` rejects it"
+    )
+
+
+_SUBMISSIONS = click.argument("submissions", nargs=-1, required=True, type=int)
+
+
+@results.command("retry")
+@_SUBMISSIONS
+@_AS_JSON
+def results_retry(submissions: tuple[int, ...], as_json: bool) -> None:
+    """Import again files an interrupted import left stored but undecided."""
+    _django()
+    from ecfgrading.services.results.ingest import retry
+
+    _finish_batch(retry(submissions, told=_telling(as_json)), as_json)
+
+
+@results.command("reject")
+@_SUBMISSIONS
+@click.option("--reason", default="", help="Why (kept in the submission's report).")
+def results_reject(submissions: tuple[int, ...], reason: str) -> None:
+    """Reject files an interrupted import left stored but undecided; they stay on record."""
+    _django()
+    from ecfgrading.services.results.ingest import reject_waiting
+
+    for s in reject_waiting(submissions, reason=reason):
+        click.echo(f"submission {s.id} ({s.filename}) rejected")
 
 
 def _print_reports(reports: list[Any], as_json: bool) -> None:
@@ -195,13 +277,20 @@ def grade(list_id: str, rate: str, version: str | None) -> None:
 @_LIST
 @_RATE
 @click.option("--version", required=True, help="The draft to publish: initial, august, revN.")
-def publish(list_id: str, rate: str, version: str) -> None:
+@click.option(
+    "--allow-unanchored",
+    is_flag=True,
+    help="Publish even if most players are unanchored (G11), as in a first list.",
+)
+def publish(list_id: str, rate: str, version: str, allow_unanchored: bool) -> None:
     """Publish a draft version: it becomes immutable and the list's current version."""
     _django()
     from ecfgrading.engine.types import Rate
     from ecfgrading.services.grading.compute import publish_version
 
-    published = publish_version(list_id, Rate(rate), version, actor="cli")
+    published = publish_version(
+        list_id, Rate(rate), version, allow_unanchored=allow_unanchored, actor="cli"
+    )
     click.echo(f"published {published.grading_list} {published.name}")
 
 
@@ -252,7 +341,12 @@ def assign(
 @click.option(
     "--format", "fmt", type=click.Choice(["csv", "json", "xlsx"]), default="csv", show_default=True
 )
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: stdout.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=lambda ctx, param, out: _in_a_folder(out),
+    help="Default: stdout.",
+)
 def lists_export(
     list_id: str, rate: str | None, version: str | None, fmt: str, out: Path | None
 ) -> None:
@@ -266,8 +360,18 @@ def lists_export(
     if out is None:
         sys.stdout.buffer.write(data)
         return
-    out.write_bytes(data)
+    try:
+        out.write_bytes(data)
+    except OSError as error:
+        raise DomainError(f"cannot write {out}: {error.strerror}") from None
     click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)
+
+
+def _in_a_folder(out: Path | None) -> Path | None:
+    """An output file's folder is checked before the work, not found missing after it."""
+    if out is not None and not out.parent.is_dir():
+        raise click.BadParameter(f"folder {out.parent} does not exist: create it first")
+    return out
 
 
 # --- events ---------------------------------------------------------------------------
@@ -424,9 +528,10 @@ def report_received(season: int, as_json: bool) -> None:
 @click.option("--fresh", is_flag=True, help="Delete the SQLite database first.")
 def demo(size: str, seed: int, fresh: bool) -> None:
     """Build the demo federation: three seasons imported, graded and published."""
+    _configure()
     if fresh:
         _delete_sqlite_database()
-    _django()
+    _django(creating=True)
     from django.conf import settings
     from django.core.management import call_command
 
@@ -440,7 +545,6 @@ def demo(size: str, seed: int, fresh: bool) -> None:
 
 def _delete_sqlite_database() -> None:
     """--fresh: only ever a SQLite file of ours; a server database is never dropped."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -512,6 +616,8 @@ def identify_list() -> None:
 @click.option("--new", "create", is_flag=True, help="Create a new player with a new code.")
 def identify_resolve(case: int, code: str | None, create: bool) -> None:
     """Decide a case: link it to a player on record, or create a new player."""
+    if (code is None) == (not create):
+        raise click.UsageError("expected either --code CODE or --new, not both or neither")
     _django()
     from ecfgrading.services.results.queue import resolve
 

@@ -15,6 +15,7 @@ ECFGRADING_LOCK_TIMEOUT   seconds a writer waits for another (an import, a gradi
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +48,16 @@ def _seconds(name: str, default: int) -> int:
 LOCK_TIMEOUT = _seconds("ECFGRADING_LOCK_TIMEOUT", 300)
 
 
+_SQLITE = "django.db.backends.sqlite3"
+_POSTGRESQL = "django.db.backends.postgresql"
+_URL_FORMS = "postgres://user@host:5432/name or sqlite:////absolute/path/file.sqlite3"
+_NOT_A_URL = "it is not a URL (a port is a number up to 65535; %-quote special characters)"
+
+
 def _database(url: str | None, home: Path) -> dict[str, Any]:
     """One database from DATABASE_URL, or the default SQLite file under ECFGRADING_HOME."""
-    if not url:
-        url = f"sqlite:///{home / 'ecfgrading.sqlite3'}"
-    config: dict[str, Any] = dict(dj_database_url.parse(url))
-    if config["ENGINE"] == "django.db.backends.sqlite3":
+    config = _parsed(url) if url else _parsed(f"sqlite:///{home / 'ecfgrading.sqlite3'}")
+    if config["ENGINE"] == _SQLITE:
         config["OPTIONS"] = {
             # WAL lets the public site read while an import or a calculation writes.
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -64,7 +69,38 @@ def _database(url: str | None, home: Path) -> dict[str, Any]:
     else:
         config["CONN_MAX_AGE"] = 600
         config["CONN_HEALTH_CHECKS"] = True
+        options = config.setdefault("OPTIONS", {})
+        # A server that does not answer is reported after this long, not waited on for ever.
+        options.setdefault("connect_timeout", 10)
+        # Row and table locks are waited on as long as the registry lock, then reported
+        # (services.locks.busy_as_error); PostgreSQL's default is to wait for ever.
+        options.setdefault("options", f"-c lock_timeout={LOCK_TIMEOUT}s")
     return config
+
+
+def _parsed(url: str) -> dict[str, Any]:
+    """DATABASE_URL as Django's settings. A URL that cannot name one of our two databases
+    stops start-up with a message (ImproperlyConfigured, shown by the CLI)."""
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url))
+    except dj_database_url.UnknownSchemeError:
+        raise _bad_url(url, "its scheme is neither postgres nor sqlite") from None
+    except ValueError:  # dj_database_url.ParseError, or a port urllib cannot read
+        raise _bad_url(url, _NOT_A_URL) from None
+    if config["ENGINE"] not in (_SQLITE, _POSTGRESQL):
+        raise _bad_url(url, "only PostgreSQL and SQLite are supported")
+    if config["ENGINE"] == _POSTGRESQL and not config["NAME"]:
+        raise _bad_url(url, "it names no database")
+    if config["ENGINE"] == _SQLITE and config["NAME"] in ("", ":memory:"):
+        raise _bad_url(url, "it names no file (an in-memory database keeps nothing)")
+    return config
+
+
+def _bad_url(url: str, reason: str) -> ImproperlyConfigured:
+    shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)  # never print a password
+    return ImproperlyConfigured(
+        f"expected DATABASE_URL such as {_URL_FORMS}, got {shown!r}: {reason}"
+    )
 
 
 BASE_DIR = Path(__file__).resolve().parent

@@ -21,8 +21,10 @@ from ecfgrading.services.grading.explain import BreakdownError, breakdowns
 from ecfgrading.services.lists.export import ExportError, export_list
 from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 from ecfgrading.services.merge import MergeError, merge_players
+from ecfgrading.services.results.ingest import import_results
 from ecfgrading.services.results.queue import PendingError, resolve
 from ecfgrading.services.versions import VersionError
+from tests.services.results_text import results_file
 
 INVALID, NOT_FOUND, CONFLICT = ErrorKind.INVALID, ErrorKind.NOT_FOUND, ErrorKind.CONFLICT
 LIST = (
@@ -106,6 +108,9 @@ def test_what_the_records_already_hold_is_a_conflict() -> None:
     import_grade_list(LIST, list_id="2009-07", rates=(Rate.STANDARD,))
     again = kind_of(import_grade_list, LIST, list_id="2009-07", rates=(Rate.STANDARD,))
     assert again == (ListImportError, CONFLICT)
+    players = ["#PIN=1#BCF CODE=261619B#NAME=Bloggs, Joe", "#PIN=2#NAME=Smith, Jane#CLUB NAME=X"]
+    season = {"start": "03/10/2009", "end": "03/10/2009"}  # in the P0 of list 2010-07
+    import_results(results_file(players, ["#PIN1=1#SCORE=10#PIN2=2"], **season), filename="a")
     compute_version("2010-07", Rate.STANDARD)
     publish_version("2010-07", Rate.STANDARD, "initial")
     assert kind_of(publish_version, "2010-07", Rate.STANDARD, "initial") == (

@@ -41,13 +41,13 @@ def test_g26_versions_are_named_in_order_and_published_ones_are_immutable() -> N
     import_results(results_file(PLAYERS, GAMES), filename="a.txt")
     assert compute_version("2013-07", STANDARD).version == "initial"
     assert compute_version("2013-07", STANDARD).version == "initial"  # the draft, again
-    publish_version("2013-07", STANDARD, "initial")
+    publish_version("2013-07", STANDARD, "initial", allow_unanchored=True)  # a first list
     with pytest.raises(VersionError, match="already published"):
         publish_version("2013-07", STANDARD, "initial")
     with pytest.raises(VersionError, match="immutable"):
         compute_version("2013-07", STANDARD, "initial")
     assert compute_version("2013-07", STANDARD).version == "august"
-    publish_version("2013-07", STANDARD, "august")
+    publish_version("2013-07", STANDARD, "august", allow_unanchored=True)
     assert compute_version("2013-07", STANDARD).version == "rev1"
     with pytest.raises(VersionError, match=r"draft rev1 .* is in progress"):
         compute_version("2013-07", STANDARD, "rev2")
@@ -60,14 +60,20 @@ def test_g26_a_version_name_must_be_one_that_can_come_next() -> None:
     with pytest.raises(VersionError, match="expected a version name initial, august or revN"):
         compute_version("2013-07", STANDARD, "bogus name!")
     compute_version("2013-07", STANDARD, "rev7")
-    publish_version("2013-07", STANDARD, "rev7")
+    publish_version("2013-07", STANDARD, "rev7", allow_unanchored=True)
     with pytest.raises(VersionError, match="expected a version after rev7"):
         compute_version("2013-07", STANDARD, "initial")  # it could never be current
 
 
-def test_grading_a_list_with_no_games_gives_an_empty_version() -> None:
-    run = compute_version("2013-07", STANDARD)
-    assert (run.games, run.players, run.published) == (0, 0, 0)
+def test_a_list_with_no_graded_games_in_its_latest_period_is_not_made() -> None:
+    import_results(results_file(PLAYERS, GAMES), filename="a.txt")  # games of May 2013
+    with pytest.raises(VersionError) as refused:
+        compute_version("2012-07", STANDARD)  # P0 June 2011 .. May 2012
+    assert refused.value.message == (
+        "expected graded standard games in 2011-06-01..2012-05-31, the latest period of "
+        "list 2012-07, got none: nothing to grade"
+    )
+    assert not GradingList.objects.exists()
 
 
 def test_recomputing_a_draft_replaces_its_rows() -> None:
@@ -98,6 +104,7 @@ def test_games_of_players_awaiting_identification_are_left_out_and_reported() ->
 
 
 def test_a_version_records_the_rule_set_it_was_computed_under() -> None:
+    import_results(results_file(PLAYERS, GAMES), filename="a.txt")
     compute_version("2013-07", STANDARD)
 
     assert ListVersion.objects.get(name="initial").rules_name == "ecf-2009"
@@ -111,6 +118,7 @@ def test_an_unknown_rule_set_is_refused_with_the_known_ones_before_anything_is_w
 
 
 def test_a_draft_recomputed_names_the_rules_of_its_new_computation() -> None:
+    import_results(results_file(PLAYERS, GAMES), filename="a.txt")
     compute_version("2013-07", STANDARD)
     ListVersion.objects.filter(name="initial").update(rules_name="older-rules")  # a draft
 

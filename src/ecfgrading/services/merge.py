@@ -11,7 +11,9 @@ from ecfgrading.engine.inputs import IntArray
 from ecfgrading.registry.merges import surviving_ids
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.registry.numbering import player_on_record
+from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ServiceError
+from ecfgrading.services.locks import busy_as_error, take_registry_lock
 
 
 class MergeError(ServiceError):
@@ -24,7 +26,8 @@ def merge_players(absorbed: str, into: str, *, user: Any = None, actor: str = ""
     The absorbed code keeps resolving to the survivor (G28: codes are never reused),
     and the next grading run reads everything under the survivor.
     """
-    with transaction.atomic():
+    with busy_as_error(f"merging {absorbed} into {into}"), transaction.atomic():
+        take_registry_lock()  # it changes who is on record: one such writer at a time
         gone, kept = _player(absorbed), _player(into)
         if gone.id == kept.id:
             raise MergeError(f"expected two different players, got {gone.ref} twice")
@@ -32,6 +35,7 @@ def merge_players(absorbed: str, into: str, *, user: Any = None, actor: str = ""
         gone.merged_into = kept
         gone.save(update_fields=["merged_into"])
         _fill_in(kept, gone)
+        note_changed([gone.id, kept.id])
         AuditLog.record("merge players", kept, user=user, actor=actor, absorbed=gone.ref)
     return kept
 

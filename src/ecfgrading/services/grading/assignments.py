@@ -13,6 +13,9 @@ from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.errors import ServiceError, user_input
 
 MAX_GRADE = 400  # ECF 400 is FIDE 3850: above anything real
+# A FIDE rating to convert (G29): FIDE's rating floor has never been below 1000, and no
+# one has been rated 3000. Checked before converting, so the message is about the rating.
+FIDE_RATINGS = range(1000, 3001)
 
 
 class AssignmentError(ServiceError):
@@ -37,7 +40,7 @@ def assign_starting_grade(
         ListId.parse(valid_from)
     player = _player(code)
     if fide is not None:
-        grade, reason = fide_to_ecf(fide), reason or f"FIDE {fide}"  # G30
+        grade, reason = _from_fide(fide), reason or f"FIDE {fide}"  # G30
     assert grade is not None
     if not math.isfinite(grade) or not 0 <= grade <= MAX_GRADE:
         raise AssignmentError(f"expected a grade from 0 to {MAX_GRADE}, got {grade:g}")
@@ -52,6 +55,13 @@ def assign_starting_grade(
         )
         AuditLog.record("assign starting grade", assignment, user=user, actor=actor, grade=grade)
     return assignment
+
+
+def _from_fide(rating: int) -> float:
+    if rating not in FIDE_RATINGS:
+        first, last = FIDE_RATINGS[0], FIDE_RATINGS[-1]
+        raise AssignmentError(f"expected a FIDE rating from {first} to {last}, got {rating}")
+    return fide_to_ecf(rating)
 
 
 def _player(code: str) -> Player:

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from ecfgrading.engine import ECF_2009, ListId, ListOutcome, Rate, RuleSet, compute_list
@@ -29,6 +30,7 @@ from ecfgrading.services import versions
 from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.errors import ErrorKind, user_input
 from ecfgrading.services.grading.inputs import Loaded, load_inputs
+from ecfgrading.services.locks import busy_as_error
 from ecfgrading.services.versions import VersionError
 
 
@@ -90,6 +92,13 @@ def compute_version(
         lid = ListId.parse(list_id)
         lid.check_rate(rate)
         rules = rule_set(rules_name)
+    with busy_as_error(f"grading the {rate} list {lid}"):
+        return _compute(lid, rate, version, rules, actor=actor or "grading", user=user)
+
+
+def _compute(
+    lid: ListId, rate: Rate, version: str | None, rules: RuleSet, *, actor: str, user: Any
+) -> GradingRun:
     started = time.perf_counter()
     loaded = load_inputs(lid, rate)
     loaded_at = time.perf_counter()
@@ -97,6 +106,7 @@ def compute_version(
     computed_at = time.perf_counter()
     with transaction.atomic():
         target = _draft(lid, rate, version, rules)
+        _refuse_nothing_to_grade(lid, rate, loaded)  # after the draft's own refusals
         run = _summary(outcome, loaded, target)
         _store(target, outcome, loaded)
         run.seconds = {
@@ -107,16 +117,49 @@ def compute_version(
         target.report = run.as_dict()
         target.computed_at = timezone.now()
         target.save(update_fields=["report", "computed_at"])
-        AuditLog.record("compute list", target, user=user, actor=actor or "grading")
+        AuditLog.record("compute list", target, user=user, actor=actor)
     return run
 
 
+def _refuse_nothing_to_grade(lid: ListId, rate: Rate, loaded: Loaded) -> None:
+    """A list is graded from its P0's games (G3): with none there is nothing to grade, and
+    the list made for nothing (1899-07, 2099-07) could never be removed again."""
+    if loaded.inputs.games.ids.size:
+        return
+    waiting = sum(loaded.waiting.values())
+    why = f"; {waiting} wait for their players to be identified" if waiting else ""
+    raise VersionError(
+        f"expected graded {rate} games in {lid.p0()}, the latest period of list {lid}, "
+        f"got none{why}: nothing to grade",
+        kind=ErrorKind.CONFLICT,
+    )
+
+
 def publish_version(
-    list_id: str, rate: Rate, version: str, *, actor: str = "", user: Any = None
+    list_id: str,
+    rate: Rate,
+    version: str,
+    *,
+    allow_unanchored: bool = False,
+    actor: str = "",
+    user: Any = None,
 ) -> ListVersion:
-    """Publishing makes a draft immutable and the list's current version (G26)."""
+    """Publishing makes a draft immutable and the list's current version (G26).
+
+    A draft in which most players are unanchored (G11) is refused unless
+    ``allow_unanchored``: see ``_refuse_mostly_unanchored``.
+    """
     with user_input(VersionError):
         ListId.parse(list_id)
+    with busy_as_error(f"publishing the {rate} list {list_id} {version}"):
+        return _publish(
+            list_id, rate, version, allow_unanchored=allow_unanchored, actor=actor, user=user
+        )
+
+
+def _publish(
+    list_id: str, rate: Rate, version: str, *, allow_unanchored: bool, actor: str, user: Any
+) -> ListVersion:
     with transaction.atomic():
         target = versions.named(list_id, rate, version)
         target = ListVersion.objects.select_for_update().get(pk=target.pk)
@@ -130,11 +173,36 @@ def publish_version(
                 f"a later version of {rate} list {list_id} is already published",
                 kind=ErrorKind.CONFLICT,
             )
+        if not allow_unanchored:
+            _refuse_mostly_unanchored(target)
         target.status = ListVersion.Status.PUBLISHED
         target.published_at = timezone.now()
         target.save(update_fields=["status", "published_at"])
         AuditLog.record("publish list", target, user=user, actor=actor or "grading")
     return target
+
+
+def _refuse_mostly_unanchored(version: ListVersion) -> None:
+    """A list in which most players are unanchored (G11) was graded before anything
+    anchors them: its predecessors are not published (G4, G5) and no grades are
+    assigned (G6), so its grades are those of a pool with a mean of 0. That is only
+    ever meant for a federation's very first list, so it takes an explicit yes."""
+    entries = ListEntry.objects.filter(version=version)
+    counts = entries.aggregate(players=Count("id"), unanchored=Count("id", filter=_UNANCHORED))
+    if counts["unanchored"] * 2 <= counts["players"]:
+        return
+    grading_list = version.grading_list
+    previous = ListId.parse(grading_list.list_id).previous_same_rate(Rate(grading_list.rate))
+    raise VersionError(
+        f"{counts['unanchored']} of {counts['players']} players of {grading_list} "
+        f"{version.name} are unanchored (G11): publish the lists before it (such as "
+        f"{previous} {grading_list.rate}) or assign starting grades (G6) and grade it "
+        "again, or publish it as it is with --allow-unanchored",
+        kind=ErrorKind.CONFLICT,
+    )
+
+
+_UNANCHORED = Q(flags__contains="unanchored")  # flags are comma-separated
 
 
 def _draft(lid: ListId, rate: Rate, name: str | None, rules: RuleSet) -> ListVersion:

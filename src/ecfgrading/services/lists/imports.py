@@ -39,7 +39,9 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import note_codes_on_record
 from ecfgrading.services.bulk import IN_CHUNK
+from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_list_row, normalise, too_long
 
 # Column bounds of the registry on PostgreSQL (SQLite would store anything).
@@ -97,7 +99,8 @@ def import_grade_list(
         return ListImportResult(str(target), chosen, report)
     _refuse_empty(rows, target, chosen)
     source = _Source(target, chosen, filename, hashlib.sha256(data).hexdigest(), report)
-    with transaction.atomic():
+    with busy_as_error(f"loading list {target}"), transaction.atomic():
+        take_registry_lock()  # it puts players on record: one such writer at a time
         return _load(rows, details, source, actor)
 
 
@@ -313,6 +316,7 @@ def _players(
     for player in changed:
         player.updated_at = now  # bulk_update skips auto_now
     Player.objects.bulk_update(changed, [*PLAYER_DETAILS, "updated_at"])
+    note_changed(player.pk for player in changed)  # new players are found by their ids
     counts.players_updated = len(changed)
     counts.players_unchanged = len(own) - len(changed)
     return {**found, **{player.code: player for player in new}}
