@@ -13,7 +13,8 @@ change the size's games a season and players on record; the events follow from t
 (b) import into SQLite: a fresh ECFGRADING_HOME (DATABASE_URL unset), ``migrate``, the
     starting list through ``import_grade_list``, then every file through
     ``services.results.import_files``, one batch as ``results import`` runs it (or the
-    first ``--max-files``);
+    first ``--max-files``); then one small file more, with the process's view of the
+    registry warm and cold (the web's single upload);
 (c) the same on PostgreSQL with ``--postgres URL``, in a scratch database
     ``ecfgrading_bench`` created and dropped on that URL's server.
 
@@ -250,7 +251,33 @@ def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
             "rate": _per(games, seconds, "games"),
         },
         {"step": "  files accepted", "amount": f"{accepted:,} of {len(paths):,}"},
+        *_single_file(files),
     ]
+
+
+def _single_file(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
+    """One small file more, as an officer's upload in the running web process: with the
+    process's view of the registry already loaded (warm), and after it is dropped (cold,
+    as the first upload after a start)."""
+    import re
+
+    from ecfgrading.services.results import import_results
+    from ecfgrading.services.results.view import shared_view
+
+    name, data = min(files, key=lambda item: item[1].count(b"#PIN1="))
+    rows = []
+    for step, cold in (("one small file (warm)", False), ("one small file (cold)", True)):
+        if cold:
+            with shared_view() as view:
+                view.drop()
+        renamed = re.sub(rb"#EVENT CODE=[^#\r\n]*", f"#EVENT CODE=BENCH{int(cold)}".encode(), data)
+        start = time.perf_counter()
+        result = import_results(renamed, filename=f"again-{name}", sender="bench")
+        seconds = time.perf_counter() - start
+        games = data.count(b"#PIN1=")
+        outcome = "accepted" if result.accepted else "REJECTED"
+        rows.append({"step": step, "amount": f"{games} games, {outcome}", "seconds": seconds})
+    return rows
 
 
 # The table -------------------------------------------------------------------------------
