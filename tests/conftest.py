@@ -36,15 +36,16 @@ def _on_postgresql() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``postgresql`` run in the PostgreSQL pass of ``make test`` only.
+    """Tests marked ``postgresql`` run in the PostgreSQL pass of ``make test`` only, and
+    tests marked ``sqlite`` (their own SQLite files, whatever DATABASE_URL says) in the
+    SQLite pass only.
 
     They are deselected, not skipped, on SQLite: CI runs both passes, so nothing is
     silently left out.
     """
-    if _on_postgresql():
-        return
-    chosen = [item for item in items if item.get_closest_marker("postgresql") is None]
-    deselected = [item for item in items if item.get_closest_marker("postgresql") is not None]
+    other = "sqlite" if _on_postgresql() else "postgresql"
+    chosen = [item for item in items if item.get_closest_marker(other) is None]
+    deselected = [item for item in items if item.get_closest_marker(other) is not None]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = chosen
