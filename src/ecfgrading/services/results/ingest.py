@@ -20,7 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ecfgrading.formats import read_results_bytes
-from ecfgrading.formats.problems import Problem
+from ecfgrading.formats.problems import Problem, printable
 from ecfgrading.formats.results_checks import code_of_another_player, stale_submission_index
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
 from ecfgrading.matching.identify import (
@@ -182,8 +182,8 @@ def _read(data: bytes, filename: str) -> _Read:
     event = results.event
     feedback = Feedback(
         filename,
-        event_code=event.code,
-        event_name=event.name,
+        event_code=printable(event.code),  # a report must be storable, whatever the file
+        event_name=printable(event.name),
         submission_index=event.submission_index,
         problems=(*report.problems, *detail_problems, *values),
     )
@@ -313,7 +313,7 @@ def store_raw(data: bytes, filename: str, sender: str, user: Any) -> Submission:
     with transaction.atomic():
         return Submission.objects.create(
             raw=data,
-            filename=filename,
+            filename=printable(filename)[:255],  # a name from a browser may hold anything
             sha256=hashlib.sha256(data).hexdigest(),
             sender=user,
             sender_name=sender,
