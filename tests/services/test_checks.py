@@ -267,16 +267,19 @@ def test_superseded_results_are_not_held_against_a_new_code() -> None:
     assert found(checked(only_first)) == [("games-already-received", 2, "EVENT CODE")]
 
 
-def test_looking_for_the_same_games_costs_one_query_or_two_when_a_player_is_found(
+def test_looking_for_the_same_games_costs_nothing_for_strangers_and_two_queries_else(
     django_assert_num_queries: Any,
 ) -> None:
     import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
     strangers = ["#PIN=1#NAME=Stranger, Sam#CLUB NAME=Anytown", "#PIN=2#NAME=Other, Olga#CLUB=X"]
-    with django_assert_num_queries(1):
-        registry_problems(read(results_file(strangers, TWO_GAMES)), today=date.today())
+    with django_assert_num_queries(0):  # no player on record: no game of theirs either
+        registry_problems(read(results_file(strangers, TWO_GAMES)), {}, today=date.today())
+    linked = {1: Player.objects.get(code=261619).id, 2: Player.objects.get(surname="Smith").id}
     with django_assert_num_queries(2):
         found_again = registry_problems(
-            read(results_file([BLOGGS, SMITH], TWO_GAMES, code="YY2")), today=date.today()
+            read(results_file([BLOGGS, SMITH], TWO_GAMES, code="YY2")),
+            linked,
+            today=date.today(),
         )
     assert [p.code for p in found_again] == ["games-already-received"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, timedelta
 from functools import lru_cache
 
@@ -51,10 +51,12 @@ _TIME_CONTROL_COLUMNS = (
 )
 
 
-def registry_problems(results: ResultsFile, *, today: date) -> list[Problem]:
+def registry_problems(
+    results: ResultsFile, linked: Mapping[int, int], *, today: date
+) -> list[Problem]:
     """Every value the registry cannot hold, an event not yet played, and games already
     received under another event code; the last needs the database, one or two queries."""
-    return [*value_problems(results, today=today), *resent_problems(results)]
+    return [*value_problems(results, today=today), *resent_problems(results, linked)]
 
 
 def value_problems(results: ResultsFile, *, today: date) -> list[Problem]:
@@ -179,29 +181,41 @@ def fingerprint(day: date, result: str, one: str, two: str) -> Fingerprint:
     return day, result, one, two
 
 
-def resent_problems(results: ResultsFile) -> list[Problem]:
+def resent_problems(results: ResultsFile, linked: Mapping[int, int]) -> list[Problem]:
     """A warning when every graded game of the file is on record in one accepted file of
     another event: counted twice otherwise. A warning, not an error: the grading team may
-    know better (an event given a new code), and a coincidence must not block a file."""
+    know better (an event given a new code), and a coincidence must not block a file.
+
+    ``linked`` maps the PINs identified as players on record to their ids: games sent
+    again are between the same people, whom identification links.
+    """
     expected = "games not yet received under another event code"
     line = _event_code_line(results)
     return [
         Problem.make("games-already-received", line, "EVENT CODE", expected, holder)
-        for holder in _holders(results)
+        for holder in _holders(results, linked)
     ]
 
 
-def _holders(results: ResultsFile) -> list[str]:
+def _holders(results: ResultsFile, linked: Mapping[int, int]) -> list[str]:
     """'XX12345 (submission 3)' for each accepted file of another event holding them all.
 
-    One query finds the files holding the file's first graded game (its day and either
-    surname); only if there are any are the file's games compared with theirs.
+    One query, by the players' ids (indexed), finds the files holding the file's first
+    graded game between two linked players; only if there are any are the file's games
+    compared with theirs.
     """
     rate, surnames = _graded_rate(results.event), _surnames(results)
-    first = next((g for _, g in results.games() if _graded(g, surnames)), None)
+    first = next(
+        (
+            g
+            for _, g in results.games()
+            if _graded(g, surnames) and g.pin1 in linked and g.pin2 in linked
+        ),
+        None,
+    )
     if rate is None or first is None:
         return []
-    pair = (surnames[first.pin1], surnames[first.pin2])
+    pair = (linked[first.pin1], linked[first.pin2])
     candidates = _holding(results.event.code, rate, _day(results, first), pair)
     if not candidates:
         return []
@@ -240,19 +254,31 @@ def _fingerprints(results: ResultsFile, surnames: dict[int, str]) -> Counter[Fin
     )
 
 
-def _holding(code: str, rate: Rate, day: date, surnames: Iterable[str]) -> dict[int, str]:
-    named = Q()
-    for surname in surnames:
-        for side in ("player1", "pending1", "player2", "pending2"):
-            named |= Q(**{f"{side}__surname__iexact": surname})
+def _holding(code: str, rate: Rate, day: date, pair: tuple[int, int]) -> dict[int, str]:
+    # Only the two players' index lookups in SQL (a day's games between two people are a
+    # handful): filtering on rate or status there led SQLite to scan a whole rate instead.
+    one, two = pair
+    between = Q(player1_id=one, player2_id=two) | Q(player1_id=two, player2_id=one)
     rows = (
-        Game.objects.filter(named, rate=rate.value, graded=True, game_date=day)
-        .filter(submission__status=Submission.Status.ACCEPTED)
-        .exclude(submission__event_code=code)
-        .values_list("submission_id", "submission__event_code", "submission__submission_index")
-        .distinct()
+        Game.objects.filter(between, game_date=day)
+        .order_by()
+        .values_list(
+            "rate",
+            "graded",
+            "submission_id",
+            "submission__status",
+            "submission__event_code",
+            "submission__submission_index",
+        )
     )
-    return {sid: f"{code} (submission {index})" for sid, code, index in rows}
+    return {
+        sid: f"{event} (submission {index})"
+        for game_rate, graded, sid, status, event, index in rows
+        if game_rate == rate.value
+        and graded
+        and status == Submission.Status.ACCEPTED
+        and event != code
+    }
 
 
 def _games_of(

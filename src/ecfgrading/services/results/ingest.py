@@ -150,7 +150,7 @@ class ResultsImporter:
         problems = (
             *read.feedback.problems,
             *_index_problems(results),
-            *resent_problems(results),
+            *resent_problems(results, _linked(decisions)),
             *found,
         )
         return Plan(results, replace(read.feedback, problems=problems), decisions, read.details)
@@ -171,6 +171,15 @@ class ResultsImporter:
                 problems.append(_code_not_on_record(entry))
             decisions[entry.pin] = decision
         return decisions, problems
+
+
+def _linked(decisions: dict[int, Decision]) -> dict[int, int]:
+    """PIN -> id of the player on record each identified player is."""
+    return {
+        pin: d.player_id
+        for pin, d in decisions.items()
+        if d.kind is DecisionKind.LINK and d.player_id is not None
+    }
 
 
 def _read(data: bytes, filename: str) -> _Read:

@@ -53,6 +53,8 @@ class RegistryView:
         if self._index is None:
             return  # loaded, current, on first use
         changes = changes_since(self._mark)
+        if changes.mark == self._mark:
+            return  # nothing new: the common case for a process importing alone
         if not changes.mark.follows(self._mark):
             self.drop()  # another database, a restore, or rows a rollback took back
             return
