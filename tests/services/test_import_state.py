@@ -132,3 +132,12 @@ def test_a_stored_file_imported_meanwhile_by_another_process_is_not_imported_twi
     again = importer().import_stored(left)  # a retry racing the import it retries
     assert again.already and again.accepted
     assert Game.objects.count() == 1
+
+
+def test_a_batch_holding_one_file_twice_imports_it_once() -> None:
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    data = a_file("AA00001", BLOGGS, newcomer(2, "Newman, Ned"))
+    first, second = import_files([("a.txt", data), ("a-copy.txt", data)])
+    assert first.accepted and not first.already
+    assert second.already and second.submission_id == first.submission_id
+    assert Submission.objects.count() == 1 and Game.objects.count() == 1

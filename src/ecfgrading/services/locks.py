@@ -33,8 +33,7 @@ def take_registry_lock() -> None:
     if connection.vendor != "postgresql":
         return  # SQLite: BEGIN IMMEDIATE took the database's single write lock
     with connection.cursor() as cursor:
-        # SET takes no parameters; the value is an int from the settings.
-        cursor.execute(f"SET LOCAL lock_timeout = '{int(settings.LOCK_TIMEOUT)}s'")
+        # The wait is bounded by lock_timeout, which settings give every connection.
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [REGISTRY_LOCK_KEY])
 
 

@@ -33,6 +33,7 @@ from ecfgrading.matching.identify import (
 )
 from ecfgrading.registry.models import Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
+from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long
@@ -91,9 +92,14 @@ class ResultsImporter:
         self.view.catch_up()
         return replace(self._plan(_read(data, filename)).feedback, checked_only=True)
 
-    def import_file(self, data: bytes, filename: str) -> ImportResult:
-        before = accepted_before(data)
-        if before is not None:
+    def import_file(
+        self, data: bytes, filename: str, *, before: Submission | bool | None = True
+    ) -> ImportResult:
+        """Store and import one file; ``before`` is the submission that accepted the same
+        bytes if the caller looked already (None: none did), else True to look here."""
+        if before is True:
+            before = accepted_before(data)
+        if isinstance(before, Submission):
             return ImportResult(before.id, True, _already(before, filename), already=True)
         with busy_as_error(f"{filename}: not stored, nothing was imported"):
             submission = store_raw(data, filename, self.sender, self.user)
@@ -218,12 +224,19 @@ def import_files(
     """Import files in order; ``told`` hears each outcome as soon as it is known."""
     batch = list(files)
     results = []
+    done_before = _accepted_among(data for _, data in batch)
+    seen: set[str] = set()
     with shared_view() as view:
         importer = ResultsImporter(sender=sender, user=user, view=view)
         for done, (filename, data) in enumerate(batch):
             if progress:
                 progress(done, len(batch), filename)
-            results.append(importer.import_file(data, filename))
+            sha = hashlib.sha256(data).hexdigest()
+            # Looked up for the whole batch at once; a file the batch holds twice is
+            # looked up again, since the first copy may have been accepted meanwhile.
+            before = done_before.get(sha) or (True if sha in seen else None)
+            results.append(importer.import_file(data, filename, before=before))
+            seen.add(sha)
             if told:
                 told(results[-1])
     if progress:
@@ -246,6 +259,18 @@ def accepted_before(data: bytes) -> Submission | None:
     done = (Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED)
     sha = hashlib.sha256(data).hexdigest()
     return Submission.objects.filter(sha256=sha, status__in=done).order_by("id").first()
+
+
+def _accepted_among(files: Iterable[bytes]) -> dict[str, Submission]:
+    """sha256 -> the submission that accepted those bytes, for a whole batch at once."""
+    shas = sorted({hashlib.sha256(data).hexdigest() for data in files})
+    done = (Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED)
+    found: dict[str, Submission] = {}
+    for start in range(0, len(shas), IN_CHUNK):
+        rows = Submission.objects.filter(sha256__in=shas[start : start + IN_CHUNK], status__in=done)
+        for submission in rows.defer("raw").order_by("-id"):
+            found[submission.sha256] = submission  # the first that accepted them wins
+    return found
 
 
 def interrupted() -> list[Submission]:
