@@ -8,6 +8,7 @@ running import or grading run would), then runs `ecfgrading` with a one-second t
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -167,3 +168,28 @@ def test_other_writers_of_who_is_on_record_say_the_database_was_busy(
     with another_writer(env):
         ran = ecfgrading(env, *command, cwd=Path(env["ECFGRADING_HOME"]).parent)
     assert (ran.returncode, ran.stderr) == (1, f"Error: {what}: {BUSY}\n")
+
+
+def test_a_results_import_that_waits_too_long_loses_nothing_and_can_be_retried(
+    environment: dict[str, str],
+) -> None:
+    """SQLite's single write lock stops even the storing of the file, which the officer
+    still has; PostgreSQL stores it first, and it waits, received, for a retry."""
+    folder = Path(environment["ECFGRADING_HOME"]).parent
+    late = results_file([BLOGGS, "#PIN=2#NAME=Late, Larry#CLUB NAME=Anytown"], GAMES, code="LT1")
+    (folder / "late.txt").write_bytes(late)
+    env = {**environment, "ECFGRADING_LOCK_TIMEOUT": "1"}
+    with another_writer(env):
+        ran = ecfgrading(env, "results", "import", "late.txt", cwd=folder)
+    assert ran.returncode == 1 and "Traceback" not in ran.stderr
+    if "DATABASE_URL" not in env:
+        assert ran.stderr == f"Error: late.txt: not stored, nothing was imported: {BUSY}\n"
+        ran = ecfgrading(environment, "results", "import", "late.txt", cwd=folder)
+        assert ran.returncode == 0 and "accepted" in ran.stdout
+        return
+    waiting = ecfgrading(environment, "results", "interrupted", "--json")
+    (left,) = json.loads(waiting.stdout)
+    kept = f"Error: late.txt: not imported (kept as submission {left['submission']}): {BUSY}\n"
+    assert (ran.stderr, left["filename"]) == (kept, "late.txt")
+    ran = ecfgrading(environment, "results", "retry", str(left["submission"]))
+    assert ran.returncode == 0 and "accepted" in ran.stdout
