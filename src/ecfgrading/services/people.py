@@ -115,11 +115,22 @@ def _problems(raw: RawDetails, details: PlayerDetails) -> Iterator[Problem]:
         yield Problem.make("bad-fide-id", line, fields.fide, expected, raw.fide)
 
 
+def width(model: type[models.Model], name: str) -> int:
+    """The characters a text column holds: the one figure checks and cuts both use."""
+    found = model._meta.get_field(name).max_length
+    assert found is not None, f"{model.__name__}.{name} is not a text column"
+    return int(found)
+
+
+def overflows(column: models.Field, text: str) -> bool:
+    return column.max_length is not None and len(text) > column.max_length
+
+
 def too_long(line: int, label: str, column: models.Field, text: str) -> Problem | None:
     """A problem when ``text`` is wider than ``column`` (a name, club or number)."""
-    width = column.max_length
-    if width is None or len(text) <= width:
+    if not overflows(column, text):
         return None
+    width = column.max_length
     expected = f"a {column.verbose_name} of at most {width} characters"
     return Problem.make("too-long", line, label, expected, text)
 

@@ -27,7 +27,7 @@ from ecfgrading.formats.results_model import EventDetails, GameResult, ResultsFi
 from ecfgrading.formats.values import format_day
 from ecfgrading.matching.names import surname_key
 from ecfgrading.registry.models import Event, Game, Player, Submission
-from ecfgrading.services.people import from_entry, normalise, too_long
+from ecfgrading.services.people import from_entry, normalise, overflows, too_long
 from ecfgrading.services.results.write import event_dates, store_time_control
 
 # Integer columns by field class. The PostgreSQL backend uses Django's base table as it
@@ -144,10 +144,9 @@ def out_of_range(line: int, label: str, column: models.Field, number: int | None
 
 def cut_short(line: int, label: str, column: models.Field, text: str) -> Problem | None:
     """A warning when free text is wider than ``column``: the writer keeps its start."""
-    width = column.max_length
-    if width is None or len(text) <= width:
+    if not overflows(column, text):
         return None
-    expected = f"at most {width} characters (the rest is not kept)"
+    expected = f"at most {column.max_length} characters (the rest is not kept)"
     return Problem.make("cut-short", line, label, expected, text)
 
 

@@ -36,7 +36,7 @@ from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
-from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long
+from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
 from ecfgrading.services.results.checks import refusal_problem, resent_problems, value_problems
 from ecfgrading.services.results.feedback import Feedback, Written
 from ecfgrading.services.results.view import RegistryView, shared_view
@@ -347,7 +347,9 @@ def store_raw(data: bytes, filename: str, sender: str, user: Any) -> Submission:
     with transaction.atomic():
         return Submission.objects.create(
             raw=data,
-            filename=printable(filename)[:255],  # a name from a browser may hold anything
+            filename=printable(filename)[
+                : width(Submission, "filename")
+            ],  # a name from a browser may hold anything
             sha256=hashlib.sha256(data).hexdigest(),
             sender=user,
             sender_name=sender,
@@ -369,7 +371,7 @@ def accept(submission: Submission, written: Written, feedback: Feedback) -> None
 
 def reject(submission: Submission, feedback: Feedback) -> None:
     submission.status = Submission.Status.REJECTED
-    submission.event_code = feedback.event_code[:20]
+    submission.event_code = feedback.event_code[: width(Submission, "event_code")]
     submission.submission_index = feedback.submission_index
     submission.report = feedback.as_dict()
     submission.save(update_fields=["status", "event_code", "submission_index", "report"])

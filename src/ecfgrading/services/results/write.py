@@ -32,7 +32,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
 from ecfgrading.services.bulk import insert_rows
-from ecfgrading.services.people import PlayerDetails
+from ecfgrading.services.people import PlayerDetails, width
 from ecfgrading.services.results.feedback import (
     Candidate,
     Feedback,
@@ -57,6 +57,12 @@ class Plan:
 _PART = {PartKind.MATCH: "match", PartKind.SECTION: "section", PartKind.OTHER: "other"}
 _KIND = {PartKind.MATCH: Event.Kind.LEAGUE, PartKind.SECTION: Event.Kind.CONGRESS}
 _COLOUR = {Colour.WHITE: "W", Colour.BLACK: "B", None: ""}
+# Free text the writer cuts to its column (checks warn of it first: 'cut-short').
+_PART_NAME, _COMMENT = width(Game, "part_name"), width(Game, "comment")
+_CASE_NAME, _CASE_CODE = (
+    width(PendingIdentification, "name"),
+    width(PendingIdentification, "code_text"),
+)
 
 
 @dataclass(frozen=True)
@@ -278,12 +284,12 @@ def _pending_row(
     return PendingIdentification(
         submission=submission,
         pin=entry.pin,
-        name=entry.full_name[:200],  # shown to whoever decides; the details are whole
+        name=entry.full_name[:_CASE_NAME],  # shown to whoever decides; the details are whole
         surname=details.surname,
         forenames=details.forenames,
         sex=details.sex,
         date_of_birth=details.date_of_birth,
-        code_text=entry.code_text[:20],  # a code the reader accepted, or none
+        code_text=entry.code_text[:_CASE_CODE],  # a code the reader accepted, or none
         club_code=club_code(entry),
         club_name=entry.club_name.strip(),
         fide_no=str(details.fide_id or ""),
@@ -369,14 +375,14 @@ def _game_row(
         round=game.round,
         board=game.board,
         part_kind=_PART[kind],
-        part_name=part_name[:200],
+        part_name=part_name[:_PART_NAME],
         colour=_COLOUR[game.colour],
         rate=event.rate,
         graded=reason == "",
         not_graded_reason=reason,
         line=game.line,
         sequence=sequence,
-        comment=game.comment[:200],
+        comment=game.comment[:_COMMENT],
     )
 
 
