@@ -203,22 +203,17 @@ def _holders(results: ResultsFile, linked: Mapping[int, int]) -> list[str]:
     graded game between two linked players; only if there are any are the file's games
     compared with theirs.
     """
-    rate, surnames = _graded_rate(results.event), _surnames(results)
-    first = next(
-        (
-            g
-            for _, g in results.games()
-            if _graded(g, surnames) and g.pin1 in linked and g.pin2 in linked
-        ),
-        None,
-    )
+    # Linked PINs are in the player list, so the first game needs no surnames: they are
+    # worked out (normalised again) only for the rare file that finds a holder.
+    rate = _graded_rate(results.event)
+    first = next((g for _, g in results.games() if _graded(g, linked)), None)
     if rate is None or first is None:
         return []
     pair = (linked[first.pin1], linked[first.pin2])
     candidates = _holding(results.event.code, rate, _day(results, first), pair)
     if not candidates:
         return []
-    wanted = _fingerprints(results, surnames)
+    wanted = _fingerprints(results, _surnames(results))
     held = _games_of(candidates, min(wanted)[0], max(wanted)[0])
     return [name for sid, name in sorted(candidates.items()) if not wanted - held[sid]]
 
@@ -235,9 +230,9 @@ def _surnames(results: ResultsFile) -> dict[int, str]:
     return {entry.pin: normalise(from_entry(entry))[0].surname for entry in results.players}
 
 
-def _graded(game: GameResult, surnames: dict[int, str]) -> bool:
-    """Graded, between players of the list (a PIN not in it is an error of the file)."""
-    return game.score.graded and game.pin1 in surnames and game.pin2 in surnames
+def _graded(game: GameResult, players: Mapping[int, object]) -> bool:
+    """Graded, between two of ``players`` (a PIN not in the list is an error of the file)."""
+    return game.score.graded and game.pin1 in players and game.pin2 in players
 
 
 def _day(results: ResultsFile, game: GameResult) -> date:
