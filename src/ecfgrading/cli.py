@@ -70,6 +70,7 @@ def init() -> None:
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)
+    call_command("createcachetable", verbosity=0)  # the shared cache, unless Redis
     database = settings.DATABASES["default"]
     click.echo(f"database ready: {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}")
 
@@ -538,6 +539,7 @@ def demo(size: str, seed: int, fresh: bool) -> None:
     from ecfgrading.demo import build_demo
 
     call_command("migrate", interactive=False, verbosity=0)
+    call_command("createcachetable", verbosity=0)
     with _stages() as progress:
         summary = build_demo(Path(settings.HOME), size=size, seed=seed, progress=progress)
     click.echo(summary.to_text())

@@ -10,6 +10,10 @@ ECFGRADING_ALLOWED_HOSTS  comma-separated (default localhost,127.0.0.1,[::1])
 ECFGRADING_CSRF_TRUSTED_ORIGINS  comma-separated origins such as https://grading.example
 ECFGRADING_LOCK_TIMEOUT   seconds a writer waits for another (an import, a grading run)
                           before giving up with a clear message (default 300)
+REDIS_URL                 e.g. redis://127.0.0.1:6379/0: the cache every app server shares
+                          (cached pages, rate-limit counters); default Django's database cache
+ECFGRADING_HTTPS          1 when served behind HTTPS: HSTS, secure cookies, redirects
+ECFGRADING_FEEDBACK_RATE  feedback forms accepted per address, e.g. 5/h (default 5/h)
 """
 
 from __future__ import annotations
@@ -125,11 +129,13 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "ecfgrading.registry",
-    # Later: "ecfgrading.web" (public site and API), "ecfgrading.backoffice".
+    "ecfgrading.web",
+    # Later: "ecfgrading.backoffice".
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -150,6 +156,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "ecfgrading.web.context.site",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -182,4 +189,55 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files served by whitenoise; needs `collectstatic` before serving.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+
+# The cache every app server shares: cached pages and rate-limit counters. Redis when
+# REDIS_URL names one, else a table in the database (made by `ecfgrading init`).
+_REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHES: dict[str, dict[str, Any]] = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL}
+        if _REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "web_cache"}
+    )
+}
+CACHES["default"]["KEY_PREFIX"] = os.environ.get("ECFGRADING_CACHE_PREFIX", "ecfgrading")
+CACHES["default"]["TIMEOUT"] = 24 * 3600
+
+# django-ratelimit counts in the shared cache; the database cache increments without
+# Redis's atomicity, which is close enough for a feedback form's limit.
+RATELIMIT_USE_CACHE = "default"
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+FEEDBACK_RATE = os.environ.get("ECFGRADING_FEEDBACK_RATE", "5/h")
+
+# Security headers. The content security policy allows no inline script or style.
+HTTPS = _flag("ECFGRADING_HTTPS")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+if HTTPS:
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    }
 }

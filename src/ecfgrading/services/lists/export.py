@@ -33,7 +33,8 @@ from ecfgrading.formats.gradelist import (
     RateGrade,
     write_grade_list,
 )
-from ecfgrading.registry.models import ClubMembership, GradingList, ListEntry, ListVersion
+from ecfgrading.registry.models import GradingList, ListEntry, ListVersion
+from ecfgrading.services.clubs import shown_clubs
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.versions import published
 
@@ -314,16 +315,10 @@ def _grade1(in_previous_list: int | None, stored: int | None) -> int | None:
 
 
 def _clubs(entries: QuerySet[ListEntry], season: int) -> dict[int, tuple[str, ...]]:
-    """Each player's clubs up to the list's season, most recent first; locations with '*'."""
-    memberships = ClubMembership.objects.filter(
-        player_id__in=entries.values("player_id"), first_season__lte=season
-    ).order_by("player_id", "-last_season", "-first_season", "club__name", "club_id")
-    clubs: dict[int, dict[str, None]] = {}
-    for pk, name, location in memberships.values_list(
-        "player_id", "club__name", "club__is_location"
-    ).iterator(chunk_size=5_000):
-        clubs.setdefault(pk, {})[f"{name}*" if location else name] = None
-    return {pk: tuple(names) for pk, names in clubs.items()}
+    """Each player's clubs not lapsed by the list's season (services.clubs), most recent
+    first; locations with '*'."""
+    shown = shown_clubs(entries.values("player_id"), season)
+    return {pk: tuple(dict.fromkeys(club.label for club in clubs)) for pk, clubs in shown.items()}
 
 
 # CSV and XLSX -----------------------------------------------------------------------------

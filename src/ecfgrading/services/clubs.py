@@ -1,0 +1,57 @@
+"""Which clubs are shown for a player: affiliations lapse (docs/rules-clubs.md).
+
+The seeds: a new club is registered as soon as results go with it; "your old club will
+disappear automatically after two or three years, and in the meantime is useful for
+identification". Here a club that no results have quoted for a player in the latest
+three seasons (the reference season and the two before it) is no longer shown for him on
+pages, in the API or in list files; the membership stays on record for identification.
+Up to six clubs are shown, the most recently quoted first; a location has an asterisk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from ecfgrading.registry.models import ClubMembership
+
+LAPSE_SEASONS = 3  # a club quoted in none of the latest three seasons is not shown
+SHOWN = 6  # the seeds: "up to six clubs are shown"
+
+
+@dataclass(frozen=True)
+class ClubShown:
+    id: int
+    code: str | None
+    name: str
+    is_location: bool
+
+    @property
+    def label(self) -> str:
+        """The seeds' form: a location is followed by an asterisk."""
+        return f"{self.name}*" if self.is_location else self.name
+
+
+def current_memberships(season: int) -> QuerySet[ClubMembership]:
+    """Memberships quoted in the latest three seasons up to ``season`` (not lapsed)."""
+    return ClubMembership.objects.filter(
+        first_season__lte=season, last_season__gt=season - LAPSE_SEASONS
+    )
+
+
+def shown_clubs(
+    player_ids: Iterable[int] | QuerySet[ClubMembership], season: int, limit: int = SHOWN
+) -> dict[int, tuple[ClubShown, ...]]:
+    """Each player's clubs as of ``season``, most recently quoted first, at most ``limit``."""
+    memberships = current_memberships(season).filter(player_id__in=player_ids)
+    ordered = memberships.order_by(
+        "player_id", "-last_season", "-first_season", "club__name", "club_id"
+    ).values_list("player_id", "club_id", "club__code", "club__name", "club__is_location")
+    clubs: dict[int, list[ClubShown]] = {}
+    for player_id, *club in ordered.iterator(chunk_size=5_000):
+        shown = clubs.setdefault(player_id, [])
+        if len(shown) < limit:
+            shown.append(ClubShown(*club))
+    return {pk: tuple(found) for pk, found in clubs.items()}

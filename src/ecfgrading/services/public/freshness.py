@@ -1,0 +1,60 @@
+"""One token that changes whenever anything a public page shows may have changed.
+
+Published versions never change (G26), so a page is a function of its URL and of what
+has been published, received and identified since. The token is read in one query of
+indexed maxima; cached pages and ETags are keyed by it, so nothing goes stale: a new
+publication, an accepted file, a merge or a correction changes the token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.db import connection
+from django.db.models import Model
+
+from ecfgrading.registry.models import (
+    Club,
+    ClubMembership,
+    Event,
+    Game,
+    IdentityChange,
+    ListVersion,
+    PendingIdentification,
+    Player,
+    PlayerAlias,
+    Sequence,
+    Submission,
+)
+
+# (table, expression, condition): maxima of ids and of modification times; a change of
+# status updates no id, so times and counts by status are in too.
+_PARTS: tuple[tuple[type[Model], str, str], ...] = (
+    (ListVersion, "MAX(id)", ""),
+    (ListVersion, "MAX(published_at)", ""),
+    (ListVersion, "COUNT(*)", "status = 'published'"),
+    (Submission, "MAX(id)", ""),
+    (Submission, "COUNT(*)", "status = 'accepted'"),
+    (Game, "MAX(id)", ""),
+    (PendingIdentification, "MAX(resolved_at)", ""),
+    (Event, "MAX(updated_at)", ""),
+    (Player, "MAX(updated_at)", ""),
+    (Player, "MAX(id)", ""),
+    (PlayerAlias, "MAX(id)", ""),
+    (IdentityChange, "MAX(id)", ""),
+    (Club, "MAX(id)", ""),
+    (ClubMembership, "MAX(id)", ""),
+    (Sequence, "SUM(last_value)", ""),  # the registry's epoch: a restore or a flush
+)
+
+
+def data_token() -> str:
+    """A short hex digest of the state public pages are made from: one query."""
+    selects = ", ".join(
+        f"(SELECT {expr} FROM {model._meta.db_table}{f' WHERE {where}' if where else ''})"
+        for model, expr, where in _PARTS
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {selects}")
+        row = cursor.fetchone()
+    return hashlib.sha1(repr(row).encode()).hexdigest()[:16]

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class WebConfig(AppConfig):
+    name = "ecfgrading.web"
+    label = "web"
+    verbose_name = "Public site"

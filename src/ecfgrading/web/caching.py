@@ -1,0 +1,68 @@
+"""Cached public pages with ETags, in the cache every app server shares.
+
+A page is keyed by its full URL, its representation (HTML or JSON) and the data token
+(``services.public.freshness``): anything published, received or identified since makes
+a new token, so a cached page is never stale and needs no invalidation. A conditional
+request whose ETag still matches gets 304 without the page being rendered.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control
+
+from ecfgrading.services.public.freshness import data_token
+from ecfgrading.web.render import wants_json
+
+View = Callable[..., HttpResponse]
+
+# Browsers and proxies may reuse a page this long before asking again (with its ETag).
+MAX_AGE = 60
+
+
+def cached_page(view: View) -> View:
+    """Serve GET and HEAD from the shared cache; store successful pages and 404s."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            return view(request, *args, **kwargs)
+        key = _key(request)
+        etag = f'"{key.rsplit(":", 1)[-1]}"'
+        if etag in _if_none_match(request):
+            return _headers(HttpResponseNotModified(), etag)
+        stored = cache.get(key)
+        if stored is not None:
+            status, content_type, body = stored
+            response = HttpResponse(body, status=status, content_type=content_type)
+            return _headers(response, etag)
+        response = view(request, *args, **kwargs)
+        if response.status_code in (200, 404) and not response.streaming:
+            cache.set(key, (response.status_code, response["Content-Type"], response.content))
+        return _headers(response, etag)
+
+    return wrapper
+
+
+def _key(request: HttpRequest) -> str:
+    kind = "json" if wants_json(request) else "html"
+    digest = hashlib.sha1(f"{data_token()}|{kind}|{request.get_full_path()}".encode())
+    return f"page:{digest.hexdigest()[:24]}"
+
+
+def _if_none_match(request: HttpRequest) -> list[str]:
+    header = request.headers.get("If-None-Match", "")
+    return [tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()]
+
+
+def _headers(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    response["Vary"] = "Accept"
+    patch_cache_control(response, public=True, max_age=MAX_AGE)
+    return response

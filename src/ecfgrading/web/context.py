@@ -1,0 +1,13 @@
+"""Values every page template may use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+SITE_NAME = "ECF Grading Database"
+
+
+def site(request: HttpRequest) -> dict[str, Any]:
+    return {"site_name": SITE_NAME}

@@ -1,0 +1,1 @@
+/* Progressive enhancement only: every page works without this file. */

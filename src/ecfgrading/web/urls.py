@@ -1,0 +1,27 @@
+"""The public URLs: a contract (people bookmark them, programs call them).
+
+See ../shared/spec/architecture.md, "The web contract". Each page has a JSON twin, by
+``?format=json`` or an ``Accept: application/json`` header (``web.render``).
+"""
+
+from django.urls import path
+
+from ecfgrading.web.views import clubs, events, feedback, home, lists, players
+
+app_name = "web"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("help/", home.help_page, name="help"),
+    path("players/", players.lookup, name="players"),
+    path("players/<str:code>/", players.player, name="player"),
+    path("clubs/", clubs.lookup, name="clubs"),
+    path("clubs/<str:code>/", clubs.club, name="club"),
+    path("counties/<str:code>/", clubs.county, name="county"),
+    path("events/", events.received, name="events"),
+    path("events/<str:code>/", events.event, name="event"),
+    path("lists/", lists.index, name="lists"),
+    path("downloads/<str:filename>", lists.download, name="download"),
+    path("feedback/", feedback.form, name="feedback"),
+    path("feedback/<str:ref>/", feedback.status, name="feedback-status"),
+]

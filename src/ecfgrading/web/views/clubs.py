@@ -1,0 +1,15 @@
+"""Placeholder: being built."""
+
+from django.http import Http404, HttpRequest, HttpResponse
+
+
+def lookup(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    raise Http404("not built yet")
+
+
+def club(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    raise Http404("not built yet")
+
+
+def county(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    raise Http404("not built yet")

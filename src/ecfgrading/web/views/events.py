@@ -1,0 +1,11 @@
+"""Placeholder: being built."""
+
+from django.http import Http404, HttpRequest, HttpResponse
+
+
+def received(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    raise Http404("not built yet")
+
+
+def event(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    raise Http404("not built yet")

@@ -1,0 +1,37 @@
+"""The public site's tests share one tiny demo federation, built once for the package.
+
+The demo (300 players, three seasons, every list published in order) is built on the
+test database with the real pipeline, then flushed when the package's tests are done.
+Pages are cached in the shared cache, which is cleared before each test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+
+from ecfgrading.demo import build_demo
+from ecfgrading.demo.summary import DemoSummary
+
+
+@pytest.fixture(scope="package")
+def demo(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[DemoSummary]:
+    """The tiny demo federation, committed, for every test of the package that asks."""
+    home: Path = tmp_path_factory.mktemp("web-demo")
+    with django_db_blocker.unblock():
+        summary = build_demo(home, size="tiny", seed=3)
+        yield summary
+        call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(db: None) -> None:
+    """Cached pages of one test never answer another's requests."""
+    cache.clear()
