@@ -174,7 +174,7 @@ BLOGGS_ROW = GradeListRow(
     None,
     rate("A", 152, 148, 36),  # Grade1: 2009-07's current (august) grade
     rate("B", 142, 140, 30),  # no 2010-01 grade: the entry's previous grade
-    ("Riverside Library*", "Anytown", "Oldtown"),
+    ("Riverside Library*", "Anytown"),  # Oldtown, last quoted in 2007, has lapsed
     "400041",
     "ENG",
 )
@@ -258,7 +258,7 @@ def test_the_csv_row_is_written_as_the_list_file_writes_it(lists: dict[str, Play
 
     assert lines[1] == (
         '261619B,"Bloggs, Joe",M,,A,152,148,36,B,142,140,30,'
-        "Riverside Library*,Anytown,Oldtown,,,,400041,ENG"
+        "Riverside Library*,Anytown,,,,,400041,ENG"
     )
     assert lines[3] == '233310H,"Smith, Jane",F,9,C,95,,20,X,101,90,31,Anytown,,,,,,,ENG'
     assert lines[4:] == [""]
@@ -285,17 +285,33 @@ def test_only_the_rates_asked_are_filled(lists: dict[str, Player]) -> None:
 def test_only_six_clubs_fit_the_csv_but_json_lists_them_all(people: dict[str, Player]) -> None:
     bloggs = people["bloggs"]
     for n in range(7):
-        member(bloggs, f"Club {n}", 2000 + n, 2000 + n)
+        member(bloggs, f"Club {n}", 2000 + n, 2006)
     version("2006-07", STANDARD, "initial", {bloggs: entry(140, "A", 30)}, when(7, 1, 2006))
 
     (row,) = parsed(export_list("2006-07"))
     (item,) = json_entries(export_list("2006-07", fmt="json"))
 
-    # Clubs joined by the 2006 season, by last season: Oldtown (2004-2007) first;
-    # Anytown (from 2008) is left out.
+    # Clubs joined by the 2006 season, by last season then latest joined: Oldtown
+    # (2004-2007) first; Anytown (from 2008) is left out.
     expected = ("Oldtown", "Club 6", "Club 5", "Club 4", "Club 3", "Club 2")
     assert row.clubs == expected
     assert item["clubs"] == [*expected, "Club 1", "Club 0"]
+
+
+def test_a_club_not_quoted_in_the_latest_three_seasons_has_lapsed(
+    people: dict[str, Player],
+) -> None:
+    """C2 (docs/rules.md): for the 2006-07 list (season 2006) a club last
+    quoted in 2004 is still shown, one last quoted in 2003 is not; both stay on record."""
+    bloggs = people["bloggs"]
+    member(bloggs, "Quoted 2004", 2002, 2004)
+    member(bloggs, "Quoted 2003", 2001, 2003)
+    version("2006-07", STANDARD, "initial", {bloggs: entry(140, "A", 30)}, when(7, 1, 2006))
+
+    (row,) = parsed(export_list("2006-07"))
+
+    assert row.clubs == ("Oldtown", "Quoted 2004")
+    assert bloggs.memberships.filter(club__name="Quoted 2003").exists()
 
 
 def test_rows_are_sorted_by_name_regardless_of_case_then_by_code() -> None:
@@ -339,7 +355,7 @@ def test_the_spreadsheet_has_the_csv_columns_with_numbers_as_numbers(
         (
             *("261619B", "Bloggs, Joe", "M", None),
             *("A", 152, 148, 36, "B", 142, 140, 30),
-            *("Riverside Library*", "Anytown", "Oldtown", None, None, None),
+            *("Riverside Library*", "Anytown", None, None, None, None),
             *(400041, "ENG"),
         ),
         (
@@ -454,7 +470,7 @@ def test_a_json_entry_carries_the_grade_and_how_it_was_reached(lists: dict[str, 
         "flags": [],
         "august_grade": None,  # no august version of the rapid list yet
         "revised": False,
-        "clubs": ["Riverside Library*", "Anytown", "Oldtown"],
+        "clubs": ["Riverside Library*", "Anytown"],
         "fide_code": "400041",
         "nation": "ENG",
     }

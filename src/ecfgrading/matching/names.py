@@ -39,6 +39,20 @@ def surname_key(surname: str) -> str:
     return fold(surname).replace(" ", "")
 
 
+def search_key(surname: str, forenames: str = "") -> str:
+    """What player lookups match by prefix: 'Smith-Jones', 'John Paul' ->
+    'smithjones,johnpaul' (case, accents, spaces and hyphens do not matter)."""
+    return f"{surname_key(surname)},{fold(forenames).replace(' ', '')}"
+
+
+def search_prefix(query: str) -> str:
+    """The key prefix a lookup asks for: 'smi' -> 'smi', 'Smith, J' -> 'smith,j'."""
+    surname, comma, forenames = query.partition(",")
+    if not comma:
+        return surname_key(surname)
+    return f"{surname_key(surname)},{fold(forenames).replace(' ', '')}"
+
+
 @lru_cache(maxsize=8192)  # a few thousand clubs, named on every record: fold each once
 def fold_club(name: str) -> str:
     """A club name folded, without the words that vary ('Anytown C.C.' -> 'anytown')."""

@@ -1,4 +1,4 @@
-"""Which clubs are shown for a player: affiliations lapse (docs/rules-clubs.md).
+"""Which clubs are shown for a player: affiliations lapse (docs/rules.md, C1..C3).
 
 The seeds: a new club is registered as soon as results go with it; "your old club will
 disappear automatically after two or three years, and in the meantime is useful for
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -42,9 +43,10 @@ def current_memberships(season: int) -> QuerySet[ClubMembership]:
 
 
 def shown_clubs(
-    player_ids: Iterable[int] | QuerySet[ClubMembership], season: int, limit: int = SHOWN
+    player_ids: Iterable[int] | QuerySet[Any], season: int, limit: int | None = SHOWN
 ) -> dict[int, tuple[ClubShown, ...]]:
-    """Each player's clubs as of ``season``, most recently quoted first, at most ``limit``."""
+    """Each player's clubs as of ``season``, most recently quoted first, at most ``limit``
+    (None: all of them, as the JSON list export gives)."""
     memberships = current_memberships(season).filter(player_id__in=player_ids)
     ordered = memberships.order_by(
         "player_id", "-last_season", "-first_season", "club__name", "club_id"
@@ -52,6 +54,6 @@ def shown_clubs(
     clubs: dict[int, list[ClubShown]] = {}
     for player_id, *club in ordered.iterator(chunk_size=5_000):
         shown = clubs.setdefault(player_id, [])
-        if len(shown) < limit:
+        if limit is None or len(shown) < limit:
             shown.append(ClubShown(*club))
     return {pk: tuple(found) for pk, found in clubs.items()}

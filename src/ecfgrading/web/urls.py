@@ -6,7 +6,7 @@ See ../shared/spec/architecture.md, "The web contract". Each page has a JSON twi
 
 from django.urls import path
 
-from ecfgrading.web.views import clubs, events, feedback, home, lists, players
+from ecfgrading.web.views import clubs, events, feedback, home, lists, player, players
 
 app_name = "web"
 
@@ -14,7 +14,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("help/", home.help_page, name="help"),
     path("players/", players.lookup, name="players"),
-    path("players/<str:code>/", players.player, name="player"),
+    path("players/<str:code>/", player.player, name="player"),
     path("clubs/", clubs.lookup, name="clubs"),
     path("clubs/<str:code>/", clubs.club, name="club"),
     path("counties/<str:code>/", clubs.county, name="county"),

@@ -13,6 +13,7 @@ from ecfgrading.registry.models.choices import (
     StartSourceChoice,
 )
 from ecfgrading.registry.models.events import Event, Game, PendingIdentification, Submission
+from ecfgrading.registry.models.feedback import Feedback
 from ecfgrading.registry.models.lists import (
     GradingList,
     ListEntry,
@@ -34,6 +35,7 @@ __all__ = [
     "Colour",
     "County",
     "Event",
+    "Feedback",
     "Game",
     "GradingList",
     "IdentityChange",

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from django.core.validators import MaxValueValidator, MinLengthValidator
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Upper
 
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
+from ecfgrading.matching.names import search_key
 from ecfgrading.registry.merges import surviving_id
 from ecfgrading.registry.models.choices import Sex
 
@@ -59,6 +63,31 @@ class Club(models.Model):
         return f"{self.name}*" if self.is_location else self.name
 
 
+class PlayerQuerySet(models.QuerySet["Player"]):
+    """Keeps ``name_key`` in step with the name on every path that writes players."""
+
+    def bulk_create(self, objs: Iterable[Player], *args: Any, **kwargs: Any) -> list[Player]:
+        objs = list(objs)
+        for player in objs:
+            player.name_key = player.search_key()
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(
+        self, objs: Iterable[Player], fields: Sequence[str], *args: Any, **kwargs: Any
+    ) -> int:
+        objs, fields = list(objs), list(fields)
+        if {"surname", "forenames"} & set(fields):
+            for player in objs:
+                player.name_key = player.search_key()
+            fields = [*fields, "name_key"] if "name_key" not in fields else fields
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
+    def update(self, **kwargs: Any) -> int:
+        if {"surname", "forenames"} & set(kwargs):
+            raise TypeError("change names with save() or bulk_update(): name_key follows them")
+        return super().update(**kwargs)
+
+
 class Player(models.Model):
     """A player on record: everyone who has ever had a game graded."""
 
@@ -75,6 +104,9 @@ class Player(models.Model):
         blank=True,
         help_text="Private: never public, in the API or in a published file.",
     )
+    # Player lookups match a prefix of this (matching.names.search_key): kept in step by
+    # save() and PlayerQuerySet; compared byte-wise (collation "C" on PostgreSQL).
+    name_key = models.CharField(max_length=210, editable=False, default="")
     fide_id = models.PositiveBigIntegerField("FIDE id", null=True, blank=True, db_index=True)
     membership_no = models.CharField("membership number", max_length=20, blank=True, db_index=True)
     nation = models.CharField(max_length=3, default="ENG")
@@ -89,10 +121,13 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = ("surname", "forenames", "code")
         indexes = (
             models.Index(fields=("surname", "forenames"), name="player_name_idx"),
+            models.Index(fields=("name_key", "code"), name="player_name_key_idx"),
             models.Index(Upper("surname"), name="player_surname_upper_idx"),
         )
         constraints = (
@@ -104,6 +139,16 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ref})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = self.search_key()
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"surname", "forenames"} & set(fields):
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
+
+    def search_key(self) -> str:
+        return search_key(self.surname, self.forenames)
 
     @property
     def grading_code(self) -> GradingCode:

@@ -5,7 +5,3 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 def lookup(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
     raise Http404("not built yet")
-
-
-def player(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
