@@ -2,7 +2,9 @@
 
     .venv/bin/python bench/ingest.py [--size national] [--games N] [--players N]
                                      [--seed 2009] [--skip-import] [--postgres URL]
-                                     [--max-files N]
+                                     [--max-files N] [--season-dir DIR] [--code SRC]
+                                     [--scratch NAME] [--skip-sqlite] [--skip-parse]
+                                     [--at-once] [--repeat N]
 
 The season is the first of the demo federation (``ecfgrading.demo.generate``, the same
 one ``ecfgrading demo --size national --seed 2009`` builds): the starting list 2009-07
@@ -15,11 +17,21 @@ change the size's games a season and players on record; the events follow from t
     ``services.results.import_files``, one batch as ``results import`` runs it (or the
     first ``--max-files``); then one small file more, with the process's view of the
     registry warm and cold (the web's single upload);
-(c) the same on PostgreSQL with ``--postgres URL``, in a scratch database
-    ``ecfgrading_bench`` created and dropped on that URL's server.
+(c) the same on PostgreSQL with ``--postgres URL``, in a scratch database (``--scratch``,
+    ``ecfgrading_bench`` by default) created and dropped on that URL's server;
+(d) with ``--at-once``, ``--repeat`` times on each database: two importers at once, each
+    a process importing one half of the files (contiguous in the order received, the
+    files of one event in one half), against one importer doing both halves; each starts
+    from a fresh copy of one database holding the starting list. The two are run in
+    turn, the one that goes first alternating, so that other load on the machine falls
+    on both alike.
 
 Each import runs in a child process of its own, because Django reads its database
-settings once per process. The season is written to a temporary directory for them.
+settings once per process. The season is written to a temporary directory for them, or
+to ``--season-dir`` (written by the first run, read by later ones, so that every run
+imports the very same bytes). ``--code SRC`` makes the children import ``ecfgrading``
+from SRC (put first on PYTHONPATH): an older commit's ``src`` (``git archive COMMIT |
+tar -x -C DIR``) is then timed on the same files by the same script.
 """
 
 from __future__ import annotations
@@ -27,23 +39,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ecfgrading.demo import SIZES, DemoFile, DemoSize, generate
-from ecfgrading.demo.seasons import DEMO_SEASONS, season_label
-from ecfgrading.demo.startlist import FILENAME, LIST_ID
-
 MARK = "BENCH-RESULT "  # a child's last line of output: its figures as JSON
 SCRATCH = "ecfgrading_bench"
+SEASON = "season.json"  # what the season directory holds, and the figures of its making
 
 
 @dataclass(frozen=True)
@@ -60,58 +72,101 @@ class Row:
 # The season ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Season:
-    """The demo's first season as the grading team receives it."""
+def season_on_disk(directory: Path, size: Any, seed: int) -> dict[str, Any]:
+    """The demo's first season in ``directory``: written unless an earlier run did, for
+    the same size and seed. Its description (``season.json``) is returned."""
+    described = directory / SEASON
+    wanted = {"size": size.name, "seed": seed}
+    if described.exists():
+        info: dict[str, Any] = json.loads(described.read_text(encoding="utf-8"))
+        if {key: info.get(key) for key in wanted} != wanted:
+            raise SystemExit(f"{directory} holds another season ({info}); expected {wanted}")
+        return info
+    if directory.exists() and any(directory.iterdir()):
+        raise SystemExit(f"expected {directory} empty or holding a season of this script")
+    directory.mkdir(parents=True, exist_ok=True)
+    info = {**wanted, **write_season(size, seed, directory)}
+    described.write_text(json.dumps(info, indent=1), encoding="utf-8")
+    return info
 
-    list_csv: bytes
-    files: tuple[DemoFile, ...]  # in the order received
-    seconds: float  # to generate the whole demo federation
-    generated: int  # games in all its seasons
 
-    @property
-    def games(self) -> int:
-        return sum(demo_file.games for demo_file in self.files)
+def write_season(size: Any, seed: int, directory: Path) -> dict[str, Any]:
+    """The list, the results files, and ``order``: their names and event codes in the
+    order received. The figures of the season, for the table."""
+    from ecfgrading.demo import generate
+    from ecfgrading.demo.seasons import DEMO_SEASONS, season_label
+    from ecfgrading.demo.startlist import FILENAME, LIST_ID
 
-
-def first_season(size: DemoSize, seed: int) -> Season:
-    """The demo federation's first season (the generator draws all three)."""
     federation = generate(size, seed)
-    first = DEMO_SEASONS[0]
-    return Season(
-        list_csv=federation.start_list,
-        files=tuple(f for f in federation.files if f.season == first),
-        seconds=federation.seconds,
-        generated=sum(event.games for event in federation.events),
-    )
+    files = [f for f in federation.files if f.season == DEMO_SEASONS[0]]
+    (directory / FILENAME).write_bytes(federation.start_list)
+    results = directory / "results"
+    results.mkdir()
+    for demo_file in files:
+        (results / demo_file.filename).write_bytes(demo_file.data)
+    order = "".join(f"{f.filename}\t{f.event_code}\n" for f in files)
+    (directory / "order").write_text(order, encoding="utf-8")
+    return {
+        "list_file": FILENAME,
+        "list_id": LIST_ID,
+        "label": season_label(DEMO_SEASONS[0]),
+        "generated": sum(event.games for event in federation.events),
+        "generate_seconds": federation.seconds,
+        "games": sum(f.games for f in files),
+        "files": len(files),
+        "entries": sum(len(f.pins) for f in files),
+        "uncoded": sum(f.uncoded for f in files),
+    }
 
 
-def season_rows(season: Season, size: DemoSize) -> list[Row]:
-    entries = sum(len(demo_file.pins) for demo_file in season.files)
-    uncoded = sum(demo_file.uncoded for demo_file in season.files)
-    label = season_label(DEMO_SEASONS[0])
+def season_rows(info: dict[str, Any]) -> list[Row]:
     return [
-        Row(f"generate demo ({size.name})", "-", f"{season.generated:,} games", season.seconds),
-        Row(f"  season {label}", "-", f"{season.games:,} games, {len(season.files):,} files"),
-        Row("  player entries", "-", f"{entries:,}, {uncoded:,} without a code"),
+        Row(
+            f"generate demo ({info['size']})",
+            "-",
+            f"{info['generated']:,} games",
+            info["generate_seconds"],
+        ),
+        Row(f"  season {info['label']}", "-", f"{info['games']:,} games, {info['files']:,} files"),
+        Row("  player entries", "-", f"{info['entries']:,}, {info['uncoded']:,} without a code"),
     ]
+
+
+def ordered_files(directory: Path) -> list[tuple[str, str]]:
+    """(file name, event code) of every results file, in the order received."""
+    lines = (directory / "order").read_text(encoding="utf-8").splitlines()
+    return [(name, event) for name, event in (line.split("\t") for line in lines if line)]
+
+
+def halves(files: list[tuple[str, str]], count: int) -> list[list[str]]:
+    """Contiguous shares of the files in the order received; the files of one event
+    follow the first of them into its share (a second submission never overtakes its
+    first), as bench/soak.py splits them."""
+    size = -(-len(files) // count)
+    owner: dict[str, int] = {}
+    out: list[list[str]] = [[] for _ in range(count)]
+    for n, (name, event) in enumerate(files):
+        out[owner.setdefault(event, min(n // size, count - 1))].append(name)
+    return out
 
 
 # (a) parse and check ----------------------------------------------------------------------
 
 
-def parse_rows(season: Season) -> list[Row]:
+def parse_rows(directory: Path, info: dict[str, Any]) -> list[Row]:
     from ecfgrading.formats import read_grade_list_bytes, read_results_bytes
 
+    datas = [(directory / "results" / name).read_bytes() for name, _ in ordered_files(directory)]
     start = time.perf_counter()
     games, problems = 0, 0
-    for demo_file in season.files:
-        results, report = read_results_bytes(demo_file.data)
+    for data in datas:
+        results, report = read_results_bytes(data)
         problems += len(report)
         games += sum(1 for _ in results.games()) if results is not None else 0
     files = time.perf_counter() - start
+    list_csv = (directory / info["list_file"]).read_bytes()
     start = time.perf_counter()
-    grade_list, _ = read_grade_list_bytes(season.list_csv)
+    grade_list, _ = read_grade_list_bytes(list_csv)
     rows = len(grade_list.rows) if grade_list is not None else 0
     csv = time.perf_counter() - start
     return [
@@ -128,80 +183,191 @@ def _per(count: int, seconds: float, unit: str) -> str:
 # (b), (c) imports, run in a child process -------------------------------------------------
 
 
-def write_season(season: Season, directory: Path) -> None:
-    """The list, the results files, and ``order``: their names in the order received."""
-    (directory / FILENAME).write_bytes(season.list_csv)
-    results = directory / "results"
-    results.mkdir()
-    for demo_file in season.files:
-        (results / demo_file.filename).write_bytes(demo_file.data)
-    names = "".join(f"{demo_file.filename}\n" for demo_file in season.files)
-    (directory / "order").write_text(names, encoding="utf-8")
+@dataclass(frozen=True)
+class Target:
+    """One database for a child: its environment (home, URL, code) and its label."""
+
+    label: str
+    env: dict[str, str]
 
 
-def run_child(directory: Path, database: str, env: dict[str, str], max_files: int) -> list[Row]:
-    """Run ``--worker`` on the season in ``directory``; its rows, labelled ``database``."""
-    command = [sys.executable, str(Path(__file__)), "--worker", str(directory)]
-    command += ["--max-files", str(max_files)]
-    done = subprocess.run(command, env=env, stdout=subprocess.PIPE, text=True, check=False)
-    lines = [line for line in done.stdout.splitlines() if line.startswith(MARK)]
-    if done.returncode != 0 or not lines:
-        return [Row(f"import failed (exit {done.returncode})", database)]
-    return [Row(database=database, **row) for row in json.loads(lines[-1][len(MARK) :])]
+def child_command(directory: Path, *args: str) -> list[str]:
+    return [sys.executable, str(Path(__file__)), "--worker", str(directory), *args]
 
 
-def sqlite_rows(directory: Path, max_files: int) -> list[Row]:
+def run_child(target: Target, directory: Path, *args: str) -> list[dict[str, Any]]:
+    """Run ``--worker`` on the season in ``directory``; its figures, or a failure row."""
+    done = subprocess.run(
+        child_command(directory, *args),
+        env=target.env,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    return _figures(done.returncode, done.stdout)
+
+
+def _figures(returncode: int, stdout: str) -> list[dict[str, Any]]:
+    lines = [line for line in stdout.splitlines() if line.startswith(MARK)]
+    if returncode != 0 or not lines:
+        return [{"step": f"import failed (exit {returncode})"}]
+    figures: list[dict[str, Any]] = json.loads(lines[-1][len(MARK) :])
+    return figures
+
+
+def as_rows(target: Target, figures: list[dict[str, Any]]) -> list[Row]:
+    shown = ("step", "amount", "seconds", "rate")
+    return [
+        Row(database=target.label, **{k: v for k, v in row.items() if k in shown})
+        for row in figures
+    ]
+
+
+def child_env(code: Path | None, **extra: str) -> dict[str, str]:
+    """The caller's environment without DATABASE_URL, with ``code`` first on the path."""
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-    with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-home-") as home:
-        env["ECFGRADING_HOME"] = home
-        return run_child(directory, "sqlite", env, max_files)
-
-
-def postgres_rows(directory: Path, url: str, max_files: int) -> list[Row]:
-    with scratch_database(url) as scratch_url:
-        env = {**os.environ, "DATABASE_URL": scratch_url}
-        with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-home-") as home:
-            env["ECFGRADING_HOME"] = home
-            return run_child(directory, "postgresql", env, max_files)
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(code), env.get("PYTHONPATH")]))
+    return {**env, **extra}
 
 
 @contextmanager
-def scratch_database(url: str) -> Iterator[str]:
-    """``ecfgrading_bench`` on the server of ``url``, new for the run and dropped after."""
-    import dj_database_url
+def sqlite_target(code: Path | None, template: Path | None = None) -> Iterator[Target]:
+    """A fresh ECFGRADING_HOME, empty or a copy of ``template``'s, removed after."""
+    with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-home-") as home:
+        if template is not None:
+            shutil.copytree(template, home, dirs_exist_ok=True)
+        yield Target("sqlite", child_env(code, ECFGRADING_HOME=home))
+
+
+@contextmanager
+def postgres_target(
+    code: Path | None, url: str, name: str, template: str | None = None
+) -> Iterator[Target]:
+    """Database ``name`` on the server of ``url``, empty or a copy of ``template``,
+    dropped after."""
+    with (
+        scratch_database(url, name, template) as scratch_url,
+        tempfile.TemporaryDirectory(prefix="ecfgrading-bench-home-") as home,
+    ):
+        env = child_env(code, ECFGRADING_HOME=home, DATABASE_URL=scratch_url)
+        yield Target("postgresql", env)
+
+
+@contextmanager
+def scratch_database(url: str, name: str, template: str | None = None) -> Iterator[str]:
+    """``name`` on the server of ``url``, new for the run and dropped after."""
     import psycopg
 
-    config = dj_database_url.parse(url)
-    server: dict[str, Any] = {
-        "host": config.get("HOST") or None,
-        "port": config.get("PORT") or None,
-        "user": config.get("USER") or None,
-        "password": config.get("PASSWORD") or None,
-        # The maintenance database: the URL's own may not exist, and is never dropped.
-        "dbname": "postgres",
-    }
-    with psycopg.connect(**server, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
-        admin.execute(f"CREATE DATABASE {SCRATCH}")
+    for plain in (name, template or name):
+        if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", plain):
+            raise SystemExit(f"expected a plain lower-case database name, got {plain!r}")
+    parts = urlsplit(url)
+    # The maintenance database: the URL's own may not exist, and is never dropped.
+    admin_url = parts._replace(path="/postgres").geturl()
+    copy = f" TEMPLATE {template}" if template else ""
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        admin.execute(f"CREATE DATABASE {name}{copy}")
     try:
-        yield urlsplit(url)._replace(path=f"/{SCRATCH}").geturl()
+        yield parts._replace(path=f"/{name}").geturl()
     finally:
-        with psycopg.connect(**server, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name}")
 
 
-def worker(directory: Path, max_files: int) -> list[dict[str, Any]]:
-    """In the child: migrate, load the list, import the results files; the figures."""
+# (d) two importers at once, against one doing both halves ---------------------------------
+
+MakeTarget = Callable[[str], Any]  # a name -> a context manager giving a fresh Target
+
+
+def at_once_rows(directory: Path, make: MakeTarget, repeat: int) -> list[Row]:
+    """``repeat`` pairs of runs: one importer on every file, and two at once on the two
+    halves, from copies of one prepared database; their medians and every run."""
+    seconds: dict[str, list[float]] = {"one": [], "two": []}
+    rows: list[Row] = []
+    label = "-"
+    for turn in range(repeat):
+        for how in ("one", "two") if turn % 2 == 0 else ("two", "one"):
+            with make(f"{how}") as target:
+                label = target.label
+                taken, said = _one(target, directory) if how == "one" else _two(target, directory)
+            seconds[how].append(taken)
+            name = "one importer, both halves" if how == "one" else "two importers at once"
+            rows.append(Row(f"  run {turn + 1}: {name}", label, said, taken))
+    for how, name in (("one", "one importer, both halves"), ("two", "two importers at once")):
+        if seconds[how]:
+            median = statistics.median(seconds[how])
+            rows.append(Row(f"{name} (median of {repeat})", label, "", median))
+    return rows
+
+
+def _one(target: Target, directory: Path) -> tuple[float, str]:
+    figures = run_child(target, directory, "--share", "1/1")
+    return _span(figures), _accepted(figures)
+
+
+def _two(target: Target, directory: Path) -> tuple[float, str]:
+    children = [
+        subprocess.Popen(
+            child_command(directory, "--share", f"{k}/2"),
+            env=target.env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in (1, 2)
+    ]
+    figures = []
+    for child in children:
+        stdout, _ = child.communicate()
+        figures += _figures(child.returncode, stdout)
+    return _span(figures), _accepted(figures)
+
+
+def _span(figures: list[dict[str, Any]]) -> float:
+    """From the first child's start of importing to the last one's end (wall clock)."""
+    timed = [row for row in figures if "started" in row]
+    if not timed or len(timed) != len(figures):
+        return float("nan")  # a child failed: its row says so
+    return max(row["ended"] for row in timed) - min(row["started"] for row in timed)
+
+
+def _accepted(figures: list[dict[str, Any]]) -> str:
+    failed = [row["step"] for row in figures if row["step"].startswith("import failed")]
+    if failed:
+        return "; ".join(failed)
+    accepted = sum(row.get("accepted", 0) for row in figures)
+    files = sum(row.get("files", 0) for row in figures)
+    return f"{accepted:,} of {files:,} files accepted"
+
+
+# The child -------------------------------------------------------------------------------
+
+
+def worker(directory: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """In the child: migrate and load the list (a fresh database), and import the files
+    (all, the first ``--max-files``, or one ``--share``); the figures."""
     os.environ["DJANGO_SETTINGS_MODULE"] = "ecfgrading.settings"
     import django
     from django.core.management import call_command
 
     django.setup()
-    rows = [_timed("migrate", lambda: call_command("migrate", verbosity=0), "")]
-    rows.append(_list_import((directory / FILENAME).read_bytes()))
-    names = (directory / "order").read_text(encoding="utf-8").split()
+    info = json.loads((directory / SEASON).read_text(encoding="utf-8"))
+    files = ordered_files(directory)
+    if args.share:
+        number, count = (int(part) for part in args.share.split("/"))
+        names = halves(files, count)[number - 1]
+        return [_share(directory, names, args.share)]
+    import ecfgrading
+
+    code = Path(ecfgrading.__file__).parent.parent  # which tree the figures are of
+    rows = [_timed("migrate", lambda: call_command("migrate", verbosity=0), f"code {code}")]
+    rows.append(_list_import((directory / info["list_file"]).read_bytes(), info))
+    if args.prepare:
+        return rows
+    names = [name for name, _ in files]
     paths = [directory / "results" / name for name in names]
-    rows += _results_import(paths[:max_files] if max_files else paths)
+    rows += _results_import(paths[: args.max_files] if args.max_files else paths)
     return rows
 
 
@@ -211,11 +377,13 @@ def _timed(step: str, run: Any, amount: str) -> dict[str, Any]:
     return {"step": step, "amount": amount, "seconds": time.perf_counter() - start}
 
 
-def _list_import(data: bytes) -> dict[str, Any]:
+def _list_import(data: bytes, info: dict[str, Any]) -> dict[str, Any]:
     from ecfgrading.services.lists.imports import import_grade_list
 
     start = time.perf_counter()
-    result = import_grade_list(data, list_id=LIST_ID, filename=FILENAME, actor="bench")
+    result = import_grade_list(
+        data, list_id=info["list_id"], filename=info["list_file"], actor="bench"
+    )
     seconds = time.perf_counter() - start
     rows = result.players_created + result.players_updated + result.players_unchanged
     entries = sum(result.entries.values())
@@ -224,6 +392,24 @@ def _list_import(data: bytes) -> dict[str, Any]:
         "amount": f"{rows:,} rows, {entries:,} entries",
         "seconds": seconds,
         "rate": _per(rows, seconds, "rows"),
+    }
+
+
+def _share(directory: Path, names: list[str], share: str) -> dict[str, Any]:
+    """One importer's share, in one batch as ``results import`` runs it."""
+    from ecfgrading.services.results import import_files
+
+    files = [(name, (directory / "results" / name).read_bytes()) for name in names]
+    started = time.time()  # wall clock: two processes' spans are compared
+    results = import_files(files, sender=f"bench {share}")
+    ended = time.time()
+    return {
+        "step": f"share {share}",
+        "seconds": ended - started,
+        "started": started,
+        "ended": ended,
+        "files": len(files),
+        "accepted": sum(1 for result in results if result.accepted),
     }
 
 
@@ -258,16 +444,20 @@ def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
 def _single_file(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
     """One small file more, as an officer's upload in the running web process: with the
     process's view of the registry already loaded (warm), and after it is dropped (cold,
-    as the first upload after a start)."""
-    import re
-
+    as the first upload after a start). Code older than the view (``--code``) loads the
+    players for every call: both are cold there."""
     from ecfgrading.services.results import import_results
-    from ecfgrading.services.results.view import shared_view
+
+    shared_view: Any
+    try:
+        from ecfgrading.services.results.view import shared_view
+    except ImportError:  # older code (--code): no view to keep
+        shared_view = None
 
     name, data = min(files, key=lambda item: item[1].count(b"#PIN1="))
     rows = []
     for step, cold in (("one small file (warm)", False), ("one small file (cold)", True)):
-        if cold:
+        if cold and shared_view is not None:
             with shared_view() as view:
                 view.drop()
         renamed = re.sub(rb"#EVENT CODE=[^#\r\n]*", f"#EVENT CODE=BENCH{int(cold)}".encode(), data)
@@ -304,37 +494,102 @@ def print_table(rows: list[Row]) -> None:
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
+    from ecfgrading.demo.sizes import SIZES
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--size", choices=SIZES, default="national", help="a demo size")
     parser.add_argument("--games", type=int, help="games a season (default: the size's)")
     parser.add_argument("--players", type=int, help="players in all (default: the size's)")
     parser.add_argument("--seed", type=int, default=2009)
-    parser.add_argument("--skip-import", action="store_true", help="time (a) only")
+    parser.add_argument("--skip-import", action="store_true", help="no (b) and (c)")
+    parser.add_argument("--skip-parse", action="store_true", help="no (a)")
+    parser.add_argument("--skip-sqlite", action="store_true", help="no SQLite (b), (d)")
     parser.add_argument("--postgres", metavar="URL", help="also import into PostgreSQL")
+    parser.add_argument("--scratch", default=SCRATCH, help="PostgreSQL scratch database name")
     parser.add_argument("--max-files", type=int, default=0, help="import only N results files")
+    parser.add_argument("--season-dir", type=Path, help="keep the season here, for later runs")
+    parser.add_argument("--code", type=Path, help="the children's ecfgrading from this src/")
+    parser.add_argument("--at-once", action="store_true", help="(d): two importers at once")
+    parser.add_argument("--repeat", type=int, default=3, help="pairs of runs for (d)")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
-    return parser.parse_args(argv)
+    parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--share", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.code is not None and not (args.code / "ecfgrading").is_dir():
+        parser.error(f"expected --code to name a src/ folder holding ecfgrading, got {args.code}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = parse(argv)
+    if argv is None and "--worker" in sys.argv:
+        args = argparse.Namespace(**_worker_args(sys.argv[1:]))
+    else:
+        args = parse(argv)
     if args.worker is not None:
-        print(MARK + json.dumps(worker(args.worker, args.max_files)), flush=True)
+        print(MARK + json.dumps(worker(args.worker, args)), flush=True)
         return
-    size = chosen_size(args)
-    season = first_season(size, args.seed)
-    rows = season_rows(season, size)
-    rows += parse_rows(season)
-    if not args.skip_import:
-        with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-season-") as directory:
-            write_season(season, Path(directory))
-            rows += sqlite_rows(Path(directory), args.max_files)
-            if args.postgres:
-                rows += postgres_rows(Path(directory), args.postgres, args.max_files)
+    with ExitStack() as stack:
+        directory = args.season_dir or Path(
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="ecfgrading-bench-season-"))
+        )
+        info = season_on_disk(directory, chosen_size(args), args.seed)
+        rows = season_rows(info)
+        if not args.skip_parse:
+            rows += parse_rows(directory, info)
+        if not args.skip_import:
+            rows += import_rows(args, directory)
+        if args.at_once:
+            rows += prepared_rows(args, directory)
     print_table(rows)
 
 
-def chosen_size(args: argparse.Namespace) -> DemoSize:
+def _worker_args(argv: list[str]) -> dict[str, Any]:
+    """A child's arguments, parsed without importing ecfgrading (whose code it chooses)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--worker", type=Path)
+    parser.add_argument("--prepare", action="store_true")
+    parser.add_argument("--share")
+    parser.add_argument("--max-files", type=int, default=0)
+    return vars(parser.parse_args(argv))
+
+
+def import_rows(args: argparse.Namespace, directory: Path) -> list[Row]:
+    """(b) and (c): a fresh database each, the list, then the files."""
+    extra = ["--max-files", str(args.max_files)]
+    rows: list[Row] = []
+    if not args.skip_sqlite:
+        with sqlite_target(args.code) as target:
+            rows += as_rows(target, run_child(target, directory, *extra))
+    if args.postgres:
+        with postgres_target(args.code, args.postgres, args.scratch) as target:
+            rows += as_rows(target, run_child(target, directory, *extra))
+    return rows
+
+
+def prepared_rows(args: argparse.Namespace, directory: Path) -> list[Row]:
+    """(d) on each database, from a copy of one database prepared with the list."""
+    rows: list[Row] = []
+    if not args.skip_sqlite:
+        with sqlite_target(args.code) as prepared:
+            rows += as_rows(prepared, run_child(prepared, directory, "--prepare"))
+            home = Path(prepared.env["ECFGRADING_HOME"])
+            rows += at_once_rows(directory, lambda _: sqlite_target(args.code, home), args.repeat)
+    if args.postgres:
+        template = f"{args.scratch}_prepared"
+        with postgres_target(args.code, args.postgres, template) as prepared:
+            rows += as_rows(prepared, run_child(prepared, directory, "--prepare"))
+
+            def copy(how: str) -> Any:
+                name = f"{args.scratch}_{how}"
+                return postgres_target(args.code, args.postgres, name, template)
+
+            rows += at_once_rows(directory, copy, args.repeat)
+    return rows
+
+
+def chosen_size(args: argparse.Namespace) -> Any:
+    from ecfgrading.demo.sizes import SIZES
+
     size = SIZES[args.size]
     if args.games is not None:
         size = replace(size, name=f"{size.name}, {args.games:,} games", games=args.games)
