@@ -32,6 +32,9 @@ def demo(
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache(db: None) -> None:
-    """Cached pages of one test never answer another's requests."""
-    cache.clear()
+def _fresh_cache(request: pytest.FixtureRequest) -> None:
+    """Cached pages of one test never answer another's requests (database tests; the
+    browser tests serve a database of their own, with its own cache)."""
+    if request.node.get_closest_marker("django_db") is not None:
+        request.getfixturevalue("db")
+        cache.clear()
