@@ -9,7 +9,7 @@ from django import template
 register = template.Library()
 
 
-@register.filter
+@register.filter(expects_localtime=True)
 def british(value: dt.date | dt.datetime | None) -> str:
     """31 May 2011: dates on pages are British; JSON has ISO dates."""
     if value is None:

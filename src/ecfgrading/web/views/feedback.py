@@ -1,11 +1,176 @@
-"""Placeholder: being built."""
+"""The seeds' Grading Feedback Form and the status of a report.
 
+No account: a report gets an unguessable reference and ``/feedback/<ref>/`` shows where
+it stands. The form is CSRF protected (Django's middleware) and limited per client
+address (django-ratelimit, ``settings.FEEDBACK_RATE``, counted in the shared cache);
+over the limit it says when to try again. Neither page is cached: the form carries a
+CSRF token, and a status changes when the grading team answers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
+from django_ratelimit.core import get_usage
+
+from ecfgrading.services.errors import ServiceError
+from ecfgrading.services.public.feedback import (
+    KINDS,
+    MAX_LENGTHS,
+    FeedbackError,
+    Report,
+    feedback_status,
+    submit_feedback,
+)
+from ecfgrading.web.render import respond
+
+RATE_GROUP = "feedback"
+TEMPLATE = "web/feedback/form.html"
 
 
-def form(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
+class FeedbackForm(forms.Form):
+    """The report as typed. Every rule about what is acceptable is the service's
+    (FeedbackError names each problem), so the form only carries the text."""
+
+    kind = forms.CharField(required=False)
+    player_code = forms.CharField(required=False)
+    event = forms.CharField(required=False)
+    message = forms.CharField(required=False)
+    name = forms.CharField(required=False)
+    email = forms.CharField(required=False)
 
 
-def status(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def form(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _page(request, _prefilled(request))
+    wait = _seconds_to_wait(request)
+    if wait is not None:
+        return _too_many(request, FeedbackForm(request.POST), wait)
+    sent = FeedbackForm(request.POST)
+    if not sent.is_valid():
+        return _page(request, sent, status=400)
+    try:
+        ref = submit_feedback(Report(**sent.cleaned_data))
+    except FeedbackError as error:
+        for field, problem in error.problems.items():
+            sent.add_error(field if field in sent.fields else None, problem)
+        return _page(request, sent, status=400)
+    _count(request)
+    return redirect(f"{_status_url(ref)}?sent=1")
+
+
+@never_cache
+@require_safe
+def status(request: HttpRequest, ref: str) -> HttpResponse:
+    try:
+        found = feedback_status(ref)
+    except ServiceError as error:
+        raise Http404(error.message) from None
+    if found.ref != ref:  # fb-7k3m9qxa: the canonical address has capitals
+        return redirect(_status_url(found.ref), permanent=True)
+    context = {"report": found, "just_sent": request.GET.get("sent") == "1"}
+    return respond(request, "web/feedback/status.html", context, data=found)
+
+
+def _status_url(ref: str) -> str:
+    return reverse("web:feedback-status", args=[ref])
+
+
+def _prefilled(request: HttpRequest) -> FeedbackForm:
+    """A link such as /feedback/?code=123456A&kind=wrong-result fills the form in."""
+    initial = {
+        "player_code": request.GET.get("code", "")[:10],
+        "kind": request.GET.get("kind", ""),
+        "event": request.GET.get("event", "")[: MAX_LENGTHS["event"]],
+    }
+    return FeedbackForm(initial={k: v for k, v in initial.items() if v})
+
+
+def _page(
+    request: HttpRequest, sent: FeedbackForm, *, status: int = 200, wait: str = ""
+) -> HttpResponse:
+    context: dict[str, Any] = {
+        "form": sent,
+        "kinds": KINDS,
+        "max_lengths": MAX_LENGTHS,
+        "problems": [] if wait else _problems(sent),
+        "wait": wait,
+    }
+    return render(request, TEMPLATE, context, status=status)
+
+
+# Each field's input on the page and the words the error summary names it by.
+_FIELDS = {
+    "kind": ("fb-kind-1", "What is wrong"),
+    "player_code": ("fb-code", "Grading code"),
+    "event": ("fb-event", "Event"),
+    "message": ("fb-message", "What is wrong, and what should it be"),
+    "name": ("fb-name", "Name"),
+    "email": ("fb-email", "E-mail address"),
+}
+
+
+def _problems(sent: FeedbackForm) -> list[tuple[str, str, str]]:
+    """(input id, label, message) for the summary above a form sent back."""
+    if not sent.is_bound:
+        return []
+    found = []
+    for field, errors in sent.errors.items():
+        input_id, label = _FIELDS.get(field, ("", ""))
+        found += [(input_id, label, str(message)) for message in errors]
+    return found
+
+
+# The limit per client address --------------------------------------------------------------
+
+
+def _usage(request: HttpRequest, *, increment: bool) -> dict[str, Any] | None:
+    usage: dict[str, Any] | None = get_usage(
+        request,
+        group=RATE_GROUP,
+        key="ip",
+        rate=settings.FEEDBACK_RATE,
+        method="POST",
+        increment=increment,
+    )
+    return usage
+
+
+def _seconds_to_wait(request: HttpRequest) -> int | None:
+    """Seconds until this address may send again, or None if it may now. Only accepted
+    reports count, so a sender correcting his form is never locked out by it."""
+    usage = _usage(request, increment=False)
+    if usage is None or usage["count"] < usage["limit"]:
+        return None
+    return max(1, int(usage["time_left"]))
+
+
+def _count(request: HttpRequest) -> None:
+    _usage(request, increment=True)
+
+
+def _too_many(request: HttpRequest, sent: FeedbackForm, seconds: int) -> HttpResponse:
+    """429: the form again, with what was typed, saying when to try again."""
+    sent.is_valid()  # keeps what was typed; its errors are not shown over the limit
+    response = _page(request, sent, status=429, wait=_wait_text(seconds))
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def _wait_text(seconds: int) -> str:
+    """'after 14:35 (in 23 minutes)', in the site's time zone."""
+    at = timezone.localtime(timezone.now() + dt.timedelta(seconds=seconds))
+    minutes = -(-seconds // 60)
+    span = "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return f"after {at:%H:%M} (in {span})"

@@ -1,11 +1,61 @@
-"""Placeholder: being built."""
+"""The home page (the current lists and the lookups) and the help page (the rules in
+plain English, every number from the rule set)."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from ecfgrading.services.public.downloads import current_lists_shown
+from ecfgrading.services.public.guide import guide
+from ecfgrading.web.caching import cached_page
+from ecfgrading.web.render import respond
+from ecfgrading.web.views.lists import current_data, current_view
+
+# The help page's sections: their anchors are a contract too (other pages link to them).
+HELP_SECTIONS = (
+    ("listed", "Who is on the list"),
+    ("categories", "Grade categories"),
+    ("calculation", "How a grade is calculated"),
+    ("juniors", "Juniors"),
+    ("estimation", "Players without a grade: starting grades"),
+    ("rates", "Rates of play"),
+    ("not-graded", "What is not graded"),
+    ("revisions", "The July list, the August revision and later revisions"),
+    ("conversions", "ECF grades, FIDE and national Elo"),
+    ("clubs", "Clubs"),
+    ("inactive", "Inactive players"),
+    ("errors", "Errors and corrections"),
+)
+_LINKS = (
+    ("players", "web:players"),
+    ("clubs", "web:clubs"),
+    ("events", "web:events"),
+    ("lists", "web:lists"),
+    ("help", "web:help"),
+    ("feedback", "web:feedback"),
+)
 
 
-def home(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
+@require_safe
+@cached_page
+def home(request: HttpRequest) -> HttpResponse:
+    shown = current_lists_shown()
+    links = {name: reverse(route) for name, route in _LINKS}
+    context = {"lists": [current_view(current) for current in shown], "links": links}
+    data = {"lists": [current_data(current) for current in shown], "links": links}
+    return respond(request, "web/home.html", context, data=data)
 
 
-def help_page(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
+@require_safe
+@cached_page
+def help_page(request: HttpRequest) -> HttpResponse:
+    facts = guide()
+    help_url = reverse("web:help")
+    sections = [
+        {"id": anchor, "title": title, "url": f"{help_url}#{anchor}"}
+        for anchor, title in HELP_SECTIONS
+    ]
+    context = {"sections": sections, "rules": facts}
+    return respond(request, "web/help.html", context, data={"sections": sections, "rules": facts})
