@@ -1,10 +1,15 @@
-"""URL configuration: the public site (``web.urls``, the stable contract) and the admin."""
+"""URL configuration: the public site (``web.urls``, the stable contract), the APIs and
+the admin."""
 
 from django.contrib import admin
 from django.urls import include, path
 
+from ecfgrading.web.api.v1 import api
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", api.urls),
+    path("", include("ecfgrading.web.api.compat.urls")),
     path("", include("ecfgrading.web.urls")),
 ]
 

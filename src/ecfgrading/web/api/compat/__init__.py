@@ -1,0 +1,1 @@
+"""The federation's rating-API shapes, served from the same data: being built."""
