@@ -83,7 +83,7 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         return super().bulk_update(objs, fields, *args, **kwargs)
 
     def update(self, **kwargs: Any) -> int:
-        if {"surname", "forenames"} & set(kwargs):
+        if {"surname", "forenames"} & set(kwargs) and "name_key" not in kwargs:
             raise TypeError("change names with save() or bulk_update(): name_key follows them")
         return super().update(**kwargs)
 

@@ -96,7 +96,8 @@ def current_lists() -> dict[Rate, CurrentList]:
     return {rate: lists[0] for rate, lists in lists_by_rate().items() if lists}
 
 
-def current_season() -> int | None:
-    """The season of the latest current list: the reference for club lapsing."""
-    seasons = [current.season for current in current_lists().values()]
+def current_season(current: dict[Rate, CurrentList] | None = None) -> int | None:
+    """The season of the latest current list: the reference for club lapsing (C2)."""
+    found = current_lists() if current is None else current
+    seasons = [each.season for each in found.values()]
     return max(seasons, default=None)

@@ -1,7 +1,76 @@
-"""Placeholder: being built."""
+"""The player lookup (issue 9, page 2): a plain GET form; a code goes straight to its player."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.http import urlencode
+
+from ecfgrading.services.public.paging import page_number
+from ecfgrading.services.public.search import PlayerSearch, search_players
+from ecfgrading.web.caching import cached_page
+from ecfgrading.web.render import plain, respond, wants_json
+
+TEMPLATE = "web/players/lookup.html"
 
 
-def lookup(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
+@cached_page
+def lookup(request: HttpRequest) -> HttpResponse:
+    """``/players/?q=smi&inactive=1&page=2``; a code query redirects to the player's page
+    (its JSON twin answers with that one player instead, so scripts keep one shape)."""
+    inactive = request.GET.get("inactive") in ("1", "on", "true")
+    found = search_players(
+        request.GET.get("q", ""), inactive=inactive, page=page_number(request.GET.get("page"))
+    )
+    if found.code is not None and not wants_json(request):
+        return redirect("web:player", code=found.code)
+    context = {**_context(found), "canonical": _canonical(request, found)}
+    return respond(request, TEMPLATE, context, data=_data(found))
+
+
+def _canonical(request: HttpRequest, found: PlayerSearch) -> str:
+    query = _query_string(found.query, found.inactive) if found.query else ""
+    if found.page.number > 1:
+        query = f"{query}&page={found.page.number}"
+    return request.build_absolute_uri(f"{request.path}?{query}" if query else request.path)
+
+
+def _context(found: PlayerSearch) -> dict[str, Any]:
+    return {
+        "found": found,
+        "page": found.page,
+        "player_query": found.query,
+        "inactive": found.inactive,
+        "base_query": _query_string(found.query, found.inactive),
+        "inactive_query": _query_string(found.query, True),
+        "shorter_query": _query_string(found.shorter, found.inactive) if found.shorter else "",
+    }
+
+
+def _query_string(query: str, inactive: bool) -> str:
+    """The lookup's query string without its page: shareable, as the form would send it."""
+    return urlencode({"q": query, "inactive": 1} if inactive else {"q": query})
+
+
+def _data(found: PlayerSearch) -> dict[str, Any]:
+    """The JSON twin: the query, the paging, the players (and a code query's player)."""
+    data: dict[str, Any] = {
+        "query": found.query,
+        "inactive": found.inactive,
+        "page": {
+            **found.page.as_dict(),
+            "first": found.page.first_index,
+            "last": found.page.last_index,
+        },
+        "players": plain(list(found.players)),
+        "lists": plain(list(found.current)),
+    }
+    if found.code is not None:
+        data["code"] = found.code
+    if found.problem:
+        data["problem"] = found.problem
+    if found.shorter:
+        data["shorter"] = found.shorter
+    return data

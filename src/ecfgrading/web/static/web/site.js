@@ -1,1 +1,0 @@
-/* Progressive enhancement only: every page works without this file. */
