@@ -625,3 +625,167 @@ def identify_resolve(case: int, code: str | None, create: bool) -> None:
 
     player = resolve(case, code=code, create=create, actor="cli")
     click.echo(f"case {case}: {player.ref} {player.name}; its games now count for him")
+
+
+# --- serving the public website -------------------------------------------------------
+
+# gunicorn's advice is 2 x cores + 1 workers; the cap keeps a large machine from holding
+# more database connections (one per worker) than PostgreSQL's default 100 allows when a
+# few app servers share it.
+MAX_DEFAULT_WORKERS = 12
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port."
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    help=f"Worker processes (default: 2 x cores + 1, at most {MAX_DEFAULT_WORKERS}).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Threads per worker; more than 1 keeps connections alive for slow clients.",
+)
+@click.option("--access-log", is_flag=True, help="Log every request to stderr.")
+def serve(host: str, port: int, workers: int | None, threads: int, access_log: bool) -> None:
+    """Serve the public website with gunicorn, static files by whitenoise.
+
+    Collects the static files into ECFGRADING_HOME/static first. The database must be
+    made (`ecfgrading init` or `ecfgrading demo`); several app servers may share one
+    behind a load balancer: see docs/deploy.md.
+    """
+    _django()
+    _check_shared_cache()
+    _check_port(host, port)
+    workers = workers or _default_workers()
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # whitenoise's manifest
+    _advise_beyond_this_machine(host)
+    plural = "s" if workers > 1 else ""
+    click.echo(f"serving on {_url(host, port)} with {workers} worker{plural} (Ctrl-C stops)")
+    _gunicorn(
+        bind=_address(host, port),
+        workers=workers,
+        threads=threads,
+        accesslog="-" if access_log else None,
+    )
+
+
+def _default_workers() -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2 * (cores or 1) + 1, MAX_DEFAULT_WORKERS)
+
+
+def _address(host: str, port: int) -> str:
+    return f"{f'[{host}]' if ':' in host else host}:{port}"  # an IPv6 address in brackets
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://{_address(host, port)}/"
+
+
+def _check_shared_cache() -> None:
+    """Cached pages and rate-limit counters live in the shared cache: a server that cannot
+    reach it would answer every page with an error, so it is asked before serving."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    probe = caches.create_connection("default")  # not kept: workers make their own
+    try:
+        probe.get("serve:probe")
+    except Exception as error:
+        if "redis" in settings.CACHES["default"]["BACKEND"].lower():
+            what = "the Redis server REDIS_URL names: start it, or unset REDIS_URL"
+        else:
+            what = "its table in the database: run `ecfgrading init`"
+        raise DomainError(f"the shared cache does not answer ({error}); check {what}") from None
+    finally:
+        probe.close()
+
+
+def _check_port(host: str, port: int) -> None:
+    """A port another server holds is a message now, not gunicorn retrying and a trace."""
+    import errno
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as error:
+        raise DomainError(f"cannot listen on {host!r}: {error.strerror}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise DomainError(
+                    f"port {port} on {host} is taken (another server listens there): stop "
+                    "it, or choose another port with --port"
+                ) from None
+            raise DomainError(f"cannot listen on {host} port {port}: {error.strerror}") from None
+
+
+def _advise_beyond_this_machine(host: str) -> None:
+    """Served beyond loopback, the development key and host names need setting."""
+    import ipaddress
+
+    from django.conf import settings
+
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return
+    if settings.SECRET_KEY.startswith("django-insecure-"):
+        click.echo("warning: set ECFGRADING_SECRET_KEY before serving others", err=True)
+    click.echo(
+        f"ECFGRADING_ALLOWED_HOSTS: {', '.join(settings.ALLOWED_HOSTS)} (the names visitors "
+        "may use; see docs/deploy.md)",
+        err=True,
+    )
+
+
+def _gunicorn(**options: Any) -> None:
+    """gunicorn in this process on the application loaded once (then forked): workers
+    share its memory and each opens its own database and cache connections."""
+    import logging
+
+    from django.db import connections
+    from django.urls import get_resolver
+    from gunicorn.app.base import BaseApplication
+    from gunicorn.glogging import Logger
+
+    from ecfgrading.wsgi import application  # after collectstatic: whitenoise reads it
+
+    class Log(Logger):
+        """gunicorn writes an access log named "-" to stdout; ours joins stderr."""
+
+        def setup(self, cfg: Any) -> None:
+            super().setup(cfg)
+            for handler in self.access_log.handlers:
+                if isinstance(handler, logging.StreamHandler) and handler.stream is sys.stdout:
+                    handler.setStream(sys.stderr)
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            settings = {"preload_app": True, "loglevel": "warning", "proc_name": "ecfgrading"}
+            for key, value in {**settings, "logger_class": Log, **options}.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            return application
+
+    get_resolver().url_patterns  # noqa: B018 import the views once, not in each worker
+    connections.close_all()  # never share the master's connection with forked workers
+    sys.stdout.flush()
+    Server().run()

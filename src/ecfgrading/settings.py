@@ -14,6 +14,8 @@ REDIS_URL                 e.g. redis://127.0.0.1:6379/0: the cache every app ser
                           (cached pages, rate-limit counters); default Django's database cache
 ECFGRADING_HTTPS          1 when served behind HTTPS: HSTS, secure cookies, redirects
 ECFGRADING_FEEDBACK_RATE  feedback forms accepted per address, e.g. 5/h (default 5/h)
+ECFGRADING_CLIENT_IP_HEADER  behind a proxy, the request header with the client address
+                          (e.g. HTTP_X_REAL_IP); default the connection's address
 """
 
 from __future__ import annotations
@@ -199,7 +201,13 @@ CACHES: dict[str, dict[str, Any]] = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL}
         if _REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "web_cache"}
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "web_cache",
+            # Django's default of 300 entries would cull the pages of a federation's few
+            # thousand most-read players all day; 10,000 pages are some hundreds of MB.
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
     )
 }
 CACHES["default"]["KEY_PREFIX"] = os.environ.get("ECFGRADING_CACHE_PREFIX", "ecfgrading")
@@ -210,6 +218,10 @@ CACHES["default"]["TIMEOUT"] = 24 * 3600
 RATELIMIT_USE_CACHE = "default"
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 FEEDBACK_RATE = os.environ.get("ECFGRADING_FEEDBACK_RATE", "5/h")
+# Behind a load balancer every request comes from its address: name the header in which
+# it sets the client's, one address, e.g. HTTP_X_REAL_IP (docs/deploy.md).
+if os.environ.get("ECFGRADING_CLIENT_IP_HEADER"):
+    RATELIMIT_IP_META_KEY = os.environ["ECFGRADING_CLIENT_IP_HEADER"]
 
 # Security headers. The content security policy allows no inline script or style.
 HTTPS = _flag("ECFGRADING_HTTPS")
@@ -227,6 +239,17 @@ if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# A server error's traceback goes to stderr, beside gunicorn's messages (Django's default
+# shows it only under DEBUG, or mails it to ADMINS, which we do not have): the 500 page
+# promises that the error has been logged.
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s [%(process)d] %(levelname)s %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR"}},
+}
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

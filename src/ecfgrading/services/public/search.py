@@ -35,6 +35,7 @@ from ecfgrading.services.public.clubs import club_key
 from ecfgrading.services.public.lists import (
     CurrentList,
     VersionInfo,
+    current_season,
     list_label,
     lists_by_rate,
     published_versions,
@@ -292,7 +293,7 @@ class _Lists:
     @property
     def season(self) -> int | None:
         """The reference season for club lapsing (C2), from the versions already read."""
-        return lists.current_season(self.current)
+        return current_season(self.current)
 
     def current_and_august(self) -> list[int]:
         """The current versions and the August versions of their lists (G27)."""
