@@ -1,9 +1,8 @@
 """A real server on the tiny demo federation, for the browser tests.
 
-The demo is built by the CLI into its own SQLite home, static files are collected, and
-the site is served by gunicorn on a free loopback port, exactly as ``ecfgrading serve``
-serves it, then stopped. These tests run in the SQLite pass (they use a SQLite file of
-their own, whatever DATABASE_URL says).
+The demo is built by the CLI into its own SQLite home and served by ``ecfgrading serve``
+(gunicorn, whitenoise) on a free loopback port, then stopped. These tests run in the
+SQLite pass (they use a SQLite file of their own, whatever DATABASE_URL says).
 """
 
 from __future__ import annotations
@@ -59,38 +58,16 @@ def environment(home: Path) -> dict[str, str]:
 
 
 def build(home: Path) -> None:
-    env = environment(home)
-    run = {"env": env, "check": True, "capture_output": True}
-    subprocess.run([str(BIN / "ecfgrading"), "demo", "--size", "tiny", "--seed", str(SEED)], **run)
-    subprocess.run(
-        [
-            str(BIN / "python"),
-            "-m",
-            "django",
-            "collectstatic",
-            "--noinput",
-            "-v0",
-            "--settings=ecfgrading.settings",
-        ],
-        **run,
-    )
+    command = [str(BIN / "ecfgrading"), "demo", "--size", "tiny", "--seed", str(SEED)]
+    subprocess.run(command, env=environment(home), check=True, capture_output=True)
 
 
 @contextmanager
 def serving(home: Path) -> Iterator[Site]:
-    """gunicorn on the built home until the block ends."""
+    """``ecfgrading serve`` on the built home until the block ends."""
     port = free_port()
-    command = [
-        str(BIN / "gunicorn"),
-        "ecfgrading.wsgi",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        "2",
-        "--log-level",
-        "warning",
-    ]
-    server = subprocess.Popen(command, env=environment(home))
+    command = [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "2"]
+    server = subprocess.Popen(command, env=environment(home), stdout=subprocess.DEVNULL)
     site = Site(f"http://127.0.0.1:{port}", home)
     try:
         _wait_for(site, server)
