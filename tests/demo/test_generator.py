@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 import ecfgrading.demo
 from ecfgrading.demo import SIZES, Federation, generate
 from ecfgrading.demo.events import EventKind
-from ecfgrading.demo.seasons import DEMO_SEASONS, age_date
+from ecfgrading.demo.seasons import DEMO_SEASONS, age_date, season_label
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import rate_of_play
 from ecfgrading.engine.types import Category, NotGraded, Rate, ResultCode
@@ -100,8 +101,25 @@ def test_every_player_is_given_with_a_name_and_a_code_or_a_club(
 
 def test_each_season_has_about_the_sizes_number_of_games(federation: Federation) -> None:
     wanted = SIZES["tiny"].games
-    for season, games in federation.stats().games.items():
+    by_season = federation.stats().games
+    for season in DEMO_SEASONS:
+        games = by_season[season_label(season)]
         assert 0.85 * wanted <= games <= 1.25 * wanted, season
+    # 2012-13 is begun only (nextseason): its tournaments of June to November.
+    assert 0.1 * wanted <= by_season["2012-13"] <= 0.4 * wanted
+
+
+def test_the_next_seasons_first_events_arrive_after_the_last_list(
+    federation: Federation,
+) -> None:
+    begun = [event for event in federation.events if event.season == DEMO_SEASONS[-1] + 1]
+    assert begun
+    assert {event.kind for event in begun} <= {
+        EventKind.CONGRESS, EventKind.RAPIDPLAY, EventKind.JUNIOR, EventKind.LIGHTNING
+    }  # fmt: skip
+    for event in begun:
+        assert date(2012, 6, 1) <= event.first_day <= event.last_day <= date(2012, 11, 30)
+        assert date(2012, 8, 15) < event.received <= date(2012, 12, 15)  # after the August list
 
 
 def test_every_kind_of_event_is_played_every_season(federation: Federation) -> None:

@@ -237,7 +237,9 @@ def test_games_already_received_under_another_code_are_warned_of_naming_that_eve
 
 
 def test_the_same_games_written_from_the_other_side_and_with_accents_are_recognised() -> None:
-    Player.objects.filter(code=261619).update(surname="Blöggs")
+    bloggs = Player.objects.get(code=261619)
+    bloggs.surname = "Blöggs"
+    bloggs.save()
     import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
     swapped = [  # PIN1 and PIN2 exchanged, each SCORE from the other side
         "#PIN1=2#SCORE=01#PIN2=1#GAME DATE=11/05/2013",

@@ -4,6 +4,8 @@ The starting list 2009-07 is loaded; then, step by step, the results files recei
 each list's cut-off are imported, the identifications the import queued are decided,
 and the list versions are computed and published: rapid 2010-01; July 2010 initial;
 late results and a corrected file, then the August versions; and so on to August 2012.
+Last, the first results of 2012-13 are imported and identified but graded in no list:
+what players' pages show as received for the next list.
 """
 
 from __future__ import annotations

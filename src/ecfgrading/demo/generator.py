@@ -2,10 +2,11 @@
 
 ``generate(size, seed)`` draws counties, clubs and players, plays out seasons 2009-10
 to 2011-12 (leagues, county matches, club championships, congresses, rapidplays,
-junior events, lightning and online events), and writes each event as the results
-file its organiser would have sent, with the day it reached the grading team. It also
-writes the published list the system starts from (2009-07). Everything comes from one
-``numpy.random.default_rng(seed)``: the same size and seed give the same bytes.
+junior events, lightning and online events) and the first tournaments of 2012-13
+(``nextseason``), and writes each event as the results file its organiser would have
+sent, with the day it reached the grading team. It also writes the published list the
+system starts from (2009-07). Everything comes from generators seeded by ``seed``: the
+same size and seed give the same bytes.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from numpy.typing import NDArray
 from ecfgrading.demo.championships import club_championships
 from ecfgrading.demo.events import EventKind, PlayedEvent, World
 from ecfgrading.demo.files import write_event
+from ecfgrading.demo.nextseason import next_season_events
 from ecfgrading.demo.people import People, make_people
 from ecfgrading.demo.places import Club, counties, county_weights, make_clubs
 from ecfgrading.demo.schedule import correction, with_receipts
@@ -129,6 +131,9 @@ def generate(
     world.people = _top_code_listed(world.people, figures.listed)
     events = with_receipts(rng, events)
     files = _files(world, events, progress)
+    world.people, started_next = next_season_events(world)
+    events += started_next
+    files += [_demo_file(world, event, 1) for event in started_next]
     return Federation(
         size=chosen,
         seed=seed,

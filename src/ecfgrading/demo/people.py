@@ -258,14 +258,25 @@ def _strengths(rng: Rng, birth: list[date], first: IntArray, junior: BoolArray) 
     strength = np.empty((count, SEASONS + 1))
     strength[:, 0] = _initial_strength(rng, _ages(ordinal, 0), first, junior)
     for season in range(1, SEASONS + 1):
-        age = _ages(ordinal, season - 1)
-        gain = np.where(
-            age <= 17,
-            rng.normal(np.maximum(3.0, 21.0 - age), 5.0),  # juniors improve fast
-            rng.normal(np.where(age > 62, -1.1, -0.3), 4.0),
-        )
-        strength[:, season] = np.clip(strength[:, season - 1] + gain, 5.0, 265.0)
+        strength[:, season] = drifted(rng, strength[:, season - 1], _ages(ordinal, season - 1))
     return strength
+
+
+def drifted(rng: Rng, strength: FloatArray, age: FloatArray) -> FloatArray:
+    """A season's change of strength at each age: juniors improve fast, the old fade."""
+    gain = np.where(
+        age <= 17,
+        rng.normal(np.maximum(3.0, 21.0 - age), 5.0),
+        rng.normal(np.where(age > 62, -1.1, -0.3), 4.0),
+    )
+    result: FloatArray = np.clip(strength + gain, 5.0, 265.0)
+    return result
+
+
+def ages_at_season_start(people: People, season: int) -> FloatArray:
+    """Whole years on 31 August at the start of ``season`` (as ``_ages``)."""
+    ordinal = np.array([day.toordinal() for day in people.birth])
+    return _ages(ordinal, season)
 
 
 def _ages(ordinal: IntArray, season: int) -> FloatArray:

@@ -27,6 +27,8 @@ CORRECTED_GAMES = 3  # results the corrected file puts right
 INITIAL, AUGUST = "initial", "august"
 RAPID = Rate.RAPID
 LATE_KINDS = (EventKind.CONGRESS, EventKind.RAPIDPLAY, EventKind.CLUB, EventKind.JUNIOR)
+AUGUST_CUTOFF = (8, 15)  # (month, day): files received by then go into the August lists
+NEXT_SEASON_CUTOFF = date(2012, 12, 15)  # the new season's first files are all in
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,8 @@ class Step:
 
 
 def steps() -> list[Step]:
-    """Rapid lists every January, July lists in July, revised in August (G26)."""
+    """Rapid lists every January, July lists in July, revised in August (G26); then the
+    first results of 2012-13, imported after the last list and graded in none."""
     found = []
     for year in (2010, 2011, 2012):
         july = f"{year}-07"
@@ -57,9 +60,10 @@ def steps() -> list[Step]:
                 f"rapid {year}-01", date(year - 1, 12, 31), (ListRun(f"{year}-01", RAPID, INITIAL),)
             ),
             Step(f"July {year} initial", date(year, 6, 30), _both(july, INITIAL)),
-            Step(f"July {year} august", date(year, 8, 15), _both(july, AUGUST)),
+            Step(f"July {year} august", date(year, *AUGUST_CUTOFF), _both(july, AUGUST)),
         ]
-    return found
+    # The new season's first results (nextseason): received and identified, not graded.
+    return [*found, Step("2012-13 so far", NEXT_SEASON_CUTOFF, ())]
 
 
 def _both(list_id: str, version: str) -> tuple[ListRun, ...]:

@@ -54,7 +54,7 @@ class Event(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     results_deadline = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)  # public pages' token
 
     class Meta:
         ordering = ("-end_date", "code")

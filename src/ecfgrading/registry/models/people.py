@@ -119,7 +119,7 @@ class Player(models.Model):
         help_text="The surviving record, when found to be the same person.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)  # public pages' token
 
     objects = PlayerQuerySet.as_manager()
 
@@ -173,7 +173,7 @@ class Player(models.Model):
     @classmethod
     def merges(cls) -> dict[int, int]:
         """Each merged record's id -> the id it was merged into: one query, few rows."""
-        merged = cls.objects.filter(merged_into__isnull=False)
+        merged = cls.objects.filter(merged_into__isnull=False).order_by()  # by its index
         return dict(merged.values_list("id", "merged_into"))
 
 

@@ -1,0 +1,286 @@
+"""/players/<code>/ through Django's test client: the demo federation for what any player
+shows (expected values read from the registry by plain queries), the hand-worked
+federation of tests/services/test_public_player.py for figures worked by hand."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from typing import Any
+
+import html5lib
+import pytest
+from django.db import connection
+from django.db.models import Q
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from ecfgrading.demo.summary import DemoSummary
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.registry.models import Game, ListEntry, ListVersion, Player, StoredGamePoints
+from ecfgrading.services.merge import merge_players
+from ecfgrading.services.public import provisional
+from ecfgrading.services.results.view import shared_view
+from tests.services.test_public_player import imported, notional_history, run
+
+pytestmark = pytest.mark.django_db
+
+LAST_P0_END = date(2012, 5, 31)  # the demo's last lists are July 2012's
+
+
+def url(code: str) -> str:
+    return f"/players/{code}/"
+
+
+def current_version(rate: str) -> ListVersion:
+    """The current version of the latest list of a rate, by a plain query."""
+    return (
+        ListVersion.objects.filter(status="published", grading_list__rate=rate)
+        .order_by("-grading_list__list_id", "-published_at", "-id")
+        .first()
+    )
+
+
+def graded_in_both() -> list[Player]:
+    """Players published in the current version of both rates."""
+    standard, rapid = current_version("standard"), current_version("rapid")
+    both = ListEntry.objects.filter(version=standard, published=True).values("player_id")
+    ids = ListEntry.objects.filter(version=rapid, published=True, player_id__in=both)
+    return list(Player.objects.filter(id__in=ids.values("player_id")).order_by("code"))
+
+
+def received_count(player: Player, rate: str) -> int:
+    return Game.objects.filter(
+        Q(player1=player) | Q(player2=player), graded=True, rate=rate, game_date__gt=LAST_P0_END
+    ).count()
+
+
+def body(response: Any) -> str:
+    return response.content.decode()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_provisional() -> None:
+    """No test reads another's provisional outcome, or its importer's view of players
+    (a rolled-back test's players would linger in it: PostgreSQL never reuses ids)."""
+    provisional._LATEST = provisional._Latest()
+    with shared_view() as view:
+        view.drop()
+
+
+# --- the answer first ----------------------------------------------------------------
+
+
+def test_the_page_gives_each_rates_current_grade_as_the_registry_holds_it(
+    client: Client, demo: DemoSummary
+) -> None:
+    player = graded_in_both()[0]
+    grades = {
+        rate: ListEntry.objects.get(version=current_version(rate), player=player)
+        for rate in ("standard", "rapid")
+    }
+    response = client.get(url(player.ref))
+    assert response.status_code == 200
+    page = body(response)
+    for rate, entry in grades.items():
+        big = re.search(rf'class="big" href="#how-{rate}">(\d+)<', page)
+        assert big is not None and int(big.group(1)) == entry.grade
+        games = f"Games {entry.games_latest} / {entry.games_counted}"
+        assert f'href="#games-{rate}">{games}</a>' in page
+        # G29: ECF x 8 + 650 and ECF x 8 + 600.
+        assert f"FIDE equivalent <strong>{entry.grade * 8 + 650}</strong>" in page
+        assert f"national Elo <strong>{entry.grade * 8 + 600}</strong>" in page
+    name = f"{player.surname}, {player.forenames}"
+    standard, rapid = grades["standard"].grade, grades["rapid"].grade
+    title = f"<title>{name} ({player.ref}) - standard {standard}, rapid {rapid}</title>"
+    assert title.replace("'", "&#x27;") in page
+    assert f'<link rel="canonical" href="http://testserver/players/{player.ref}/">' in page
+
+
+def test_the_page_is_valid_html_with_no_inline_style_or_script(
+    client: Client, demo: DemoSummary
+) -> None:
+    player = graded_in_both()[0]
+    page = body(client.get(url(player.ref)))
+    html5lib.HTMLParser(strict=True).parse(page)
+    assert " style=" not in page and "<style" not in page  # CSP: style-src 'self'
+    assert not re.search(r"<script(?![^>]*\bsrc=)", page)
+
+
+def test_the_history_is_a_table_and_an_svg_chart_with_a_text_alternative(
+    client: Client, demo: DemoSummary
+) -> None:
+    player = graded_in_both()[0]
+    page = body(client.get(url(player.ref)))
+    lists = ListEntry.objects.filter(player=player, version__status="published").values(
+        "version__grading_list__list_id"
+    )
+    months = {row["version__grading_list__list_id"] for row in lists}
+    rows = re.findall(r'<tr><th scope="row">([A-Z][a-z]+ \d{4})</th>', page)
+    assert len(rows) == len(months)
+    assert '<svg viewBox="0 0 420 250" role="img" aria-labelledby="chart-title chart-desc"' in page
+    assert '<title id="chart-title">Grade history</title>' in page
+    assert re.search(r'<desc id="chart-desc">Standard grades in \d+ lists', page)
+    assert "<caption>Grades in every list since records begin" in page
+
+
+def test_no_date_of_birth_is_shown_on_the_page_or_in_its_json_twin(
+    client: Client, demo: DemoSummary
+) -> None:
+    juniors = Player.objects.filter(
+        date_of_birth__isnull=False, list_entries__junior_age__isnull=False
+    ).distinct()[:5]
+    assert juniors
+    for player in juniors:
+        born = player.date_of_birth
+        spellings = (born.isoformat(), f"{born.day} {born:%B %Y}", f"{born:%d/%m/%Y}")
+        for shown in (url(player.ref), url(player.ref) + "?format=json"):
+            text = body(client.get(shown))
+            assert not [s for s in spellings if s in text], (player.ref, shown)
+        assert "birth" not in body(client.get(url(player.ref) + "?format=json"))
+
+
+# --- codes: redirects and 404 ----------------------------------------------------------
+
+
+def test_a_code_without_its_check_letter_redirects_to_the_full_code(
+    client: Client, demo: DemoSummary
+) -> None:
+    player = graded_in_both()[0]
+    response = client.get(url(player.ref[:6]))
+    assert response.status_code == 301
+    assert response["Location"] == url(player.ref)
+    assert client.get(url(player.ref.lower()))["Location"] == url(player.ref)
+
+
+def test_a_merged_code_redirects_to_the_surviving_player(client: Client, demo: DemoSummary) -> None:
+    kept, gone = graded_in_both()[:2]
+    merge_players(gone.ref, kept.ref)
+    response = client.get(url(gone.ref) + "?format=json")
+    assert response.status_code == 302
+    assert response["Location"] == url(kept.ref) + "?format=json"
+
+
+def test_an_unknown_code_is_a_404_page_with_the_lookup_box(
+    client: Client, demo: DemoSummary
+) -> None:
+    unused = next(n for n in range(999_999, 0, -1) if not Player.objects.filter(code=n).exists())
+    response = client.get(url(str(GradingCode(unused))))
+    assert response.status_code == 404
+    page = body(response)
+    assert f"no player on record has the grading code {GradingCode(unused)}" in page
+    assert 'id="player-q"' in page  # the lookup box
+
+
+def test_a_wrong_check_letter_is_a_404_that_says_so(client: Client, demo: DemoSummary) -> None:
+    player = graded_in_both()[0]
+    wrong = player.ref[:6] + ("A" if player.ref[6] != "A" else "B")
+    response = client.get(url(wrong))
+    assert response.status_code == 404
+    assert "wrong check letter" in body(response)
+
+
+# --- the JSON twin --------------------------------------------------------------------
+
+
+def test_the_json_twin_has_the_same_facts_with_iso_dates(client: Client, demo: DemoSummary) -> None:
+    player = graded_in_both()[0]
+    entry = ListEntry.objects.get(version=current_version("standard"), player=player)
+    response = client.get(url(player.ref), HTTP_ACCEPT="application/json")
+    assert response["Content-Type"].startswith("application/json")
+    data = json.loads(response.content)
+    assert (data["code"], data["name"]) == (player.ref, f"{player.surname}, {player.forenames}")
+    standard = data["standard"]
+    assert (standard["grade"], standard["category"]) == (entry.grade, entry.category)
+    assert (standard["fide"], standard["national_elo"]) == (
+        entry.grade * 8 + 650,
+        entry.grade * 8 + 600,
+    )
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT.*", standard["published_at"])
+    assert [row["list_id"] for row in data["history"]] == sorted(
+        (row["list_id"] for row in data["history"]), reverse=True
+    )
+    for game in standard["breakdown"]["games"]:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", game["date"])
+    assert {n["list_id"] for n in data["next_lists"]} == {"2013-07", "2013-01"}
+
+
+# --- the next list --------------------------------------------------------------------
+
+
+def test_games_received_since_the_last_list_are_listed_with_a_provisional_grade(
+    client: Client, demo: DemoSummary
+) -> None:
+    """The demo imports 2012-13's first tournaments after the last list (nextseason)."""
+    since = Game.objects.filter(graded=True, rate="rapid", game_date__gt=LAST_P0_END)
+    player = Player.objects.get(id=since.values_list("player1_id", flat=True).first())
+    data = json.loads(client.get(url(player.ref) + "?format=json").content)
+    rapid = next(n for n in data["next_lists"] if n["rate"] == "rapid")
+    assert len(rapid["received"]) == received_count(player, "rapid") > 0
+    assert all(g["date"] > LAST_P0_END.isoformat() for g in rapid["received"])
+    assert rapid["provisional"]["version"] == "provisional"
+    assert rapid["provisional"]["grade"] is not None
+    page = body(client.get(url(player.ref)))
+    assert "Provisional grade" in page and "Not a published grade." in page
+    # Received, not graded: no list version stored points for them (G17).
+    assert not StoredGamePoints.objects.filter(game__in=since).exists()
+    assert 'id="received-rapid">Games received since the last list' in page
+
+
+def test_the_query_count_does_not_grow_with_the_games_shown(
+    client: Client, demo: DemoSummary
+) -> None:
+    players = graded_in_both()
+    busy = max(players, key=lambda p: ListEntry.objects.filter(player=p).count())
+    counts = {}
+    for player in (busy, players[-1]):
+        client.get(url(player.ref))  # the first view computes the next lists (once a token)
+        from django.core.cache import cache
+
+        cache.clear()  # so the page itself is made again, with the next lists in memory
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(player.ref)).status_code == 200
+        counts[player.ref] = len([q for q in queries if "web_cache" not in q["sql"]])
+    assert len(set(counts.values())) == 1, counts
+    assert max(counts.values()) <= 40
+
+
+# --- figures worked by hand -------------------------------------------------------------
+
+# tests/services/test_public_player.py's federation, clear of the demo's years and codes
+# (the demo federation may be on record: the package builds it once for all its tests).
+START, CODE = 2016, 900_000
+
+
+def test_the_breakdown_on_the_page_adds_up_to_the_grade(client: Client) -> None:
+    _fed, notional = notional_history(START, CODE)
+    page = body(client.get(url(notional.ref)))
+    # C3: 1800 + 1400 + 1040 = 4240 points over 30 games = 141.3333, rounded 141.
+    assert "<strong>1,800.00</strong> points" in page
+    assert "4,240.00 points ÷ 30 games = <strong>141.3333</strong>" in page
+    assert '(G22): <strong class="result">141</strong>' in page
+
+
+def test_g27_a_grade_revised_since_august_is_marked_in_words(client: Client) -> None:
+    fed, notional = notional_history(START, CODE)
+    last = f"{START + 2}-07"
+    imported(fed.event(fed.against(notional, ["10"], 150, date(START + 2, 3, 1))))
+    run(last)  # august: 144 (tests/services/test_public_player.py)
+    imported(fed.event(fed.against(notional, ["01"], 150, date(START + 2, 3, 2))))
+    run(last)  # rev1: 143
+    page = body(client.get(url(notional.ref)))
+    assert re.search(r'class="big" href="#how-standard">143<', page)
+    assert 'class="august revised">August grade: <strong>144C</strong>' in page
+    assert "Revised since August" in page
+    assert "August grades are used for eligibility in season-long competitions" in page
+
+
+def test_the_next_list_says_how_many_games_keep_him_on_it(client: Client) -> None:
+    fed, notional = notional_history(START, CODE)
+    imported(fed.event(fed.against(notional, ["10", "10"], 150, date(START + 2, 9, 1))))
+    page = body(client.get(url(notional.ref)))
+    # Worked in tests/services: provisional 150 E on 2 games; D needs 3 more.
+    assert '<strong class="prov-grade">150</strong>' in page
+    assert "already enough for category <strong>E</strong>" in page
+    assert '<th scope="row">D</th><td>15 games in the latest three seasons' in page
