@@ -10,6 +10,7 @@ what players' pages show as received for the next list.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,6 +24,8 @@ from ecfgrading.demo.schedule import ListRun, Step, steps
 from ecfgrading.demo.startlist import FILENAME, LIST_ID
 from ecfgrading.demo.summary import DemoSummary, ImportCounts, PublishedList, Stopwatch
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Rate
 from ecfgrading.errors import Conflict
 from ecfgrading.registry.models import Club, Event, Game, PendingIdentification, Player
 from ecfgrading.services.grading.compute import compute_version, publish_version
@@ -88,7 +91,11 @@ class _History:
         self._report(f"load list {LIST_ID}", 0, 1)
         try:
             result = import_grade_list(
-                self.federation.start_list, list_id=LIST_ID, filename=FILENAME, actor=ACTOR
+                self.federation.start_list,
+                list_id=LIST_ID,
+                filename=FILENAME,
+                actor=ACTOR,
+                published_at=_publication(ListRun(LIST_ID, Rate.STANDARD, "initial")),
             )
         except ListImportError as error:
             raise DemoError(f"{error} (build the demo on a fresh database)") from None
@@ -172,7 +179,9 @@ class _History:
         self._report(stage, 0, 2)
         computed = compute_version(run.list_id, run.rate, run.version, actor=ACTOR)
         self._report(stage, 1, 2)
-        publish_version(run.list_id, run.rate, computed.version, actor=ACTOR)
+        publish_version(
+            run.list_id, run.rate, computed.version, actor=ACTOR, published_at=_publication(run)
+        )
         self._report(stage, 2, 2)
         self.lists.append(
             PublishedList(
@@ -228,3 +237,15 @@ def _games_recorded() -> int:
 def _games_graded() -> int:
     waiting = Q(player1__isnull=True) | Q(player2__isnull=True)
     return Game.objects.filter(graded=True).exclude(waiting).count()
+
+
+def _publication(run: ListRun) -> dt.datetime:
+    """When the federation would have published it: a list in mid-month (15 July, 15
+    January), its August revision at the end of August (G27)."""
+    listed = ListId.parse(run.list_id)
+    day = (
+        dt.date(listed.year, 8, 28)
+        if run.version == "august"
+        else dt.date(listed.year, listed.month, 15)
+    )
+    return dt.datetime.combine(day, dt.time(9), tzinfo=dt.UTC)

@@ -6,6 +6,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -143,22 +144,37 @@ def publish_version(
     allow_unanchored: bool = False,
     actor: str = "",
     user: Any = None,
+    published_at: datetime | None = None,
 ) -> ListVersion:
     """Publishing makes a draft immutable and the list's current version (G26).
 
     A draft in which most players are unanchored (G11) is refused unless
-    ``allow_unanchored``: see ``_refuse_mostly_unanchored``.
+    ``allow_unanchored``: see ``_refuse_mostly_unanchored``. ``published_at`` (default
+    now) lets a replayed history, such as the demo's, carry its own dates.
     """
     with user_input(VersionError):
         ListId.parse(list_id)
     with busy_as_error(f"publishing the {rate} list {list_id} {version}"):
         return _publish(
-            list_id, rate, version, allow_unanchored=allow_unanchored, actor=actor, user=user
+            list_id,
+            rate,
+            version,
+            allow_unanchored=allow_unanchored,
+            actor=actor,
+            user=user,
+            published_at=published_at or timezone.now(),
         )
 
 
 def _publish(
-    list_id: str, rate: Rate, version: str, *, allow_unanchored: bool, actor: str, user: Any
+    list_id: str,
+    rate: Rate,
+    version: str,
+    *,
+    allow_unanchored: bool,
+    actor: str,
+    user: Any,
+    published_at: datetime,
 ) -> ListVersion:
     with transaction.atomic():
         target = versions.named(list_id, rate, version)
@@ -176,7 +192,7 @@ def _publish(
         if not allow_unanchored:
             _refuse_mostly_unanchored(target)
         target.status = ListVersion.Status.PUBLISHED
-        target.published_at = timezone.now()
+        target.published_at = published_at
         target.save(update_fields=["status", "published_at"])
         AuditLog.record("publish list", target, user=user, actor=actor or "grading")
     return target

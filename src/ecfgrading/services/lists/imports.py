@@ -84,8 +84,10 @@ def import_grade_list(
     rates: Iterable[Rate] = (Rate.STANDARD, Rate.RAPID),
     filename: str = "",
     actor: str = "import",
+    published_at: datetime | None = None,
 ) -> ListImportResult:
-    """Load a published list CSV as the published ``initial`` version of each rate.
+    """Load a published list CSV as the published ``initial`` version of each rate
+    (published now, or on ``published_at``: when the federation published it).
 
     Raises ListImportError for a list id or rate that cannot be loaded, or a list that
     already exists; returns a result with ``imported`` False, and the report, when the
@@ -98,7 +100,8 @@ def import_grade_list(
     if rows is None:
         return ListImportResult(str(target), chosen, report)
     _refuse_empty(rows, target, chosen)
-    source = _Source(target, chosen, filename, hashlib.sha256(data).hexdigest(), report)
+    sha256 = hashlib.sha256(data).hexdigest()
+    source = _Source(target, chosen, filename, sha256, report, published_at=published_at)
     with busy_as_error(f"loading list {target}"), transaction.atomic():
         take_registry_lock()  # it puts players on record: one such writer at a time
         return _load(rows, details, source, actor)
@@ -218,6 +221,7 @@ class _Source:
     sha256: str
     report: Report
     now: datetime = field(default_factory=timezone.now)
+    published_at: datetime | None = None
 
     @property
     def season(self) -> int:
@@ -487,7 +491,7 @@ def _version(
     counts.version_ids[rate] = version.pk
     version.report = _version_report(source, rate, len(rows), entries)
     version.status = ListVersion.Status.PUBLISHED
-    version.published_at = source.now
+    version.published_at = source.published_at or source.now
     version.save()
 
 

@@ -1,0 +1,255 @@
+"""The federation's rating-API shapes, key by key (issue 10, compatibility).
+
+Programs check these names and orders exactly (a rating-list reader rejects any other
+column order), so each is written once here. Values:
+
+- grades are whole numbers; a rating or category the player does not have is ``null``
+  in JSON and an empty cell in CSV; blitz and online columns are always empty, as no
+  such lists are kept; ``title`` (CSV) is empty, as titles are not kept;
+- what the registry does not keep about a player (membership ``category`` and
+  ``due_date``, ``nation2``, ``flag``, ``title``) is ``null``; a game's ``club_code`` and
+  ``org_name`` are ``null`` (results are recorded by event, not by club or organiser);
+- a game's ``score`` is 1, 0.5 or 0; ``colour`` is W, B or ``null`` when the results file
+  did not say.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecfgrading.engine.types import Rate
+from ecfgrading.services.public.ratings import (
+    Club,
+    ClubEntry,
+    GameLine,
+    RateGrades,
+    Rating,
+    RatingRow,
+    RatingsError,
+)
+from ecfgrading.services.public.ratings_players import PlayerInfo
+
+# Every JSON body of the v2 shapes carries these.
+META_KEYS = (
+    "success",
+    "processing_time",
+    "total_processing_time_today",
+    "max_processing_time_daily",
+)
+# The rating list's columns, in the only order clients accept.
+COLUMN_NAMES = (
+    "ECF_code",
+    "full_name",
+    "member_no",
+    "FIDE_no",
+    "gender",
+    "nation",
+    "original_standard",
+    "standard_original_category",
+    "revised_standard",
+    "standard_revised_category",
+    "original_rapid",
+    "rapid_original_category",
+    "revised_rapid",
+    "rapid_revised_category",
+    "original_blitz",
+    "blitz_original_category",
+    "revised_blitz",
+    "blitz_revised_category",
+    "original_standard_online",
+    "standard_online_original_category",
+    "revised_standard_online",
+    "standard_online_revised_category",
+    "original_rapid_online",
+    "rapid_online_original_category",
+    "revised_rapid_online",
+    "rapid_online_revised_category",
+    "original_blitz_online",
+    "blitz_online_original_category",
+    "revised_blitz_online",
+    "blitz_online_revised_category",
+    "club_code",
+    "club_name",
+)
+CSV_COLUMNS = (*COLUMN_NAMES, "title")
+BLANK_COLUMNS = 16  # blitz, then standard, rapid and blitz online: four columns each
+PLAYER_KEYS = (
+    "ECF_code",
+    "full_name",
+    "member_no",
+    "category",
+    "due_date",
+    "FIDE_no",
+    "gender",
+    "nation",
+    "nation2",
+    "flag",
+    "title",
+    "date_last_game",
+    "club_code",
+    "club_name",
+    "clubs",
+)
+CLUB_KEYS = ("club_code", "club_name", "comment", "assoc_code", "assoc_name")
+GAME_KEYS = (
+    "game_date",
+    "colour",
+    "score",
+    "opponent_name",
+    "opponent_no",
+    "opponent_rating",
+    "player_rating",
+    "increment",
+    "club_code",
+    "event_code",
+    "org_name",
+    "event_name",
+    "section_title",
+)
+RATING_KEYS = (
+    "ECF_code",
+    "full_name",
+    "rating_type",
+    "effective_date",
+    "list",
+    "version",
+    "original_rating",
+    "original_category",
+    "revised_rating",
+    "revised_category",
+    "games",
+)
+CLUB_PLAYER_COLUMNS = ("ECF_code", "full_name", "std", "rpd", "btz")
+
+RATE_NAMES = {Rate.STANDARD: "Standard", Rate.RAPID: "Rapid"}
+_RATES = {"s": Rate.STANDARD, "standard": Rate.STANDARD, "r": Rate.RAPID, "rapid": Rate.RAPID}
+_NOT_KEPT = {"b", "blitz", "sw", "rw", "bw"}
+
+
+def parse_rate(text: str) -> Rate:
+    """S or Standard, R or Rapid, in any case; blitz and online ratings are not kept."""
+    wanted = text.strip().lower()
+    if wanted in _RATES:
+        return _RATES[wanted]
+    if wanted in _NOT_KEPT:
+        raise RatingsError(f"no {text} ratings are kept: only S (standard) and R (rapid) are")
+    raise RatingsError(f"expected a rating type S, Standard, R or Rapid, got {text!r}")
+
+
+def _or_none(text: str) -> str | None:
+    return text or None
+
+
+def club(entry: ClubEntry) -> dict[str, Any]:
+    return {
+        "club_code": entry.code,
+        "club_name": entry.name,
+        "comment": "",
+        "assoc_code": entry.assoc_code,
+        "assoc_name": entry.assoc_name,
+    }
+
+
+def _club_ref(found: Club) -> dict[str, Any]:
+    return {"club_code": found.code, "club_name": found.name}
+
+
+def player(info: PlayerInfo) -> dict[str, Any]:
+    first = info.clubs[0] if info.clubs else None
+    return {
+        "ECF_code": info.code,
+        "full_name": info.name,
+        "member_no": _or_none(info.member_no),
+        "category": None,
+        "due_date": None,
+        "FIDE_no": info.fide_no,
+        "gender": _or_none(info.gender),
+        "nation": info.nation,
+        "nation2": None,
+        "flag": None,
+        "title": None,
+        "date_last_game": info.date_last_game.isoformat() if info.date_last_game else None,
+        "club_code": first.code if first else None,
+        "club_name": first.name if first else None,
+        "clubs": [_club_ref(found) for found in info.clubs],
+    }
+
+
+def game(line: GameLine) -> dict[str, Any]:
+    return {
+        "game_date": line.date.isoformat(),
+        "colour": _or_none(line.colour),
+        "score": int(line.score) if line.score.is_integer() else line.score,
+        "opponent_name": line.opponent_name,
+        "opponent_no": line.opponent_code,
+        "opponent_rating": line.opponent_rating,
+        "player_rating": line.player_rating,
+        "increment": line.increment,
+        "club_code": None,
+        "event_code": line.event_code,
+        "org_name": None,
+        "event_name": line.event_name,
+        "section_title": line.section,
+    }
+
+
+def rating(found: Rating) -> dict[str, Any]:
+    grades = found.grades
+    return {
+        "ECF_code": found.code,
+        "full_name": found.name,
+        "rating_type": RATE_NAMES[found.rate],
+        "effective_date": found.on.isoformat(),
+        "list": found.list_id,
+        "version": found.version,
+        "original_rating": grades.original,
+        "original_category": _or_none(grades.original_category),
+        "revised_rating": grades.revised,
+        "revised_category": _or_none(grades.revised_category),
+        "games": grades.games,
+    }
+
+
+def _rate_cells(grades: RateGrades | None) -> list[Any]:
+    if grades is None:
+        return [None, None, None, None]
+    return [
+        grades.original,
+        _or_none(grades.original_category),
+        grades.revised,
+        _or_none(grades.revised_category),
+    ]
+
+
+def list_row(row: RatingRow) -> list[Any]:
+    """A rating-list row in COLUMN_NAMES' order; empty cells are None."""
+    return [
+        row.code,
+        row.name,
+        _or_none(row.member_no),
+        row.fide_no,
+        _or_none(row.gender),
+        row.nation,
+        *_rate_cells(row.standard),
+        *_rate_cells(row.rapid),
+        *[None] * BLANK_COLUMNS,
+        row.club.code if row.club else None,
+        row.club.name if row.club else None,
+    ]
+
+
+def csv_row(row: RatingRow) -> list[str]:
+    """A row of the CSV in CSV_COLUMNS' order: the list row, then the (empty) title."""
+    return ["" if cell is None else str(cell) for cell in [*list_row(row), None]]
+
+
+def club_player_row(row: RatingRow) -> list[Any]:
+    """CLUB_PLAYER_COLUMNS: the revised standard and rapid grades; no blitz is kept."""
+    standard, rapid = row.standard, row.rapid
+    return [
+        row.code,
+        row.name,
+        standard.revised if standard else None,
+        rapid.revised if rapid else None,
+        None,
+    ]

@@ -1,0 +1,125 @@
+"""``/v2/new/api.php?v2/...``: the federation's v2 rating API, routed by the query string.
+
+The whole query string is the route, URL-decoded with ``+`` as a space (the federation
+tells its users to write spaces as ``+``): ``v2/players/code/123456``,
+``v2/players/name/smith,+jo``, ``v2/ratings/S/123456A/2012-09-01``... Every JSON body
+carries ``success`` and the processing times (``answers``); a route that matches nothing
+is a 404, as JSON; anything else is answered with status 200, ``success: false`` and a
+message when it names no one (``answers``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import unquote_plus
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
+
+from ecfgrading.services.errors import ServiceError
+from ecfgrading.services.public import ratings, ratings_players
+from ecfgrading.web.api.compat import answers, payloads, shapes
+
+Handler = Callable[..., dict[str, Any]]
+
+
+def _player_by_code(code: str) -> dict[str, Any]:
+    return shapes.player(ratings_players.player_info(code))
+
+
+def _player_by_member(number: str) -> dict[str, Any]:
+    return shapes.player(ratings_players.player_by_member_no(number))
+
+
+def _players_named(stem: str) -> dict[str, Any]:
+    return {"players": [shapes.player(p) for p in ratings_players.players_named(stem)]}
+
+
+def _players_sounding(words: str) -> dict[str, Any]:
+    return {"players": [shapes.player(p) for p in ratings_players.players_sounding(words)]}
+
+
+def _rating(rate: str, code: str, on: str | None = None) -> dict[str, Any]:
+    return payloads.rating(code, rate, on)
+
+
+def _games(rate: str, code: str, limit: str | None = None) -> dict[str, Any]:
+    return {"games": payloads.games(code, rate, limit)}
+
+
+def _active_clubs() -> dict[str, Any]:
+    return {"clubs": [shapes.club(club) for club in ratings.active_clubs()]}
+
+
+def _club(club: str) -> dict[str, Any]:
+    return shapes.club(ratings.club_by_code(club))
+
+
+def _club_players(club: str) -> dict[str, Any]:
+    return payloads.club_players(club)
+
+
+def _rating_list(on: str | None = None) -> dict[str, Any]:
+    return payloads.rating_list(payloads.day_asked(on))
+
+
+_PART = r"[^/]+"
+ROUTES: tuple[tuple[re.Pattern[str], Handler], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), handler)
+    for pattern, handler in (
+        (rf"players/code/(?P<code>{_PART})", _player_by_code),
+        (rf"players/mid/(?P<number>{_PART})", _player_by_member),
+        (rf"players/name/(?P<stem>{_PART})", _players_named),
+        (rf"players/fuzzy_name/(?P<words>{_PART})", _players_sounding),
+        (rf"ratings/(?P<rate>{_PART})/(?P<code>{_PART})(?:/(?P<on>{_PART}))?", _rating),
+        (
+            rf"games/(?P<rate>{_PART})/player/(?P<code>{_PART})(?:/limit/(?P<limit>{_PART}))?",
+            _games,
+        ),
+        (r"clubs/all_active", _active_clubs),
+        (rf"clubs/code/(?P<club>{_PART})", _club),
+        (rf"club_players/(?P<club>{_PART})", _club_players),
+        (rf"rating_list(?:/(?P<on>{_PART}))?", _rating_list),
+    )
+)
+LONG = frozenset({_rating_list})  # answers kept in the shared cache (``answers``)
+_CSV = re.compile(rf"rating_list_csv(?:/(?P<on>{_PART}))?", re.IGNORECASE)
+EXAMPLE = "v2/players/code/123456"
+
+
+def route_of(request: HttpRequest) -> str:
+    """The route a query string names, without its 'v2/' and outer slashes."""
+    text = unquote_plus(request.META.get("QUERY_STRING", "").split("&")[0]).strip()
+    text = text.strip("/")
+    return text[3:].strip("/") if text.lower().startswith("v2/") else text
+
+
+@csrf_exempt  # read-only: a POST gets 405, not a CSRF page
+@require_safe
+def api(request: HttpRequest) -> HttpResponse:
+    route = route_of(request)
+    wanted = _CSV.fullmatch(route)
+    if wanted is not None:
+        return _csv(request, route, wanted["on"])
+    for pattern, handler in ROUTES:
+        match = pattern.fullmatch(route)
+        if match is not None:
+            found = {k: v for k, v in match.groupdict().items() if v is not None}
+            keep = route if handler in LONG else None
+            return answers.v2_json(request, functools.partial(handler, **found), keep=keep)
+    message = f"expected a route such as ?{EXAMPLE} (docs/api.md lists them), got ?{route}"
+    return answers.v2_failure(request, message, status=404)
+
+
+def _csv(request: HttpRequest, route: str, on_text: str | None) -> HttpResponse:
+    """The rating list as CSV; a bad date, or one with no list in force, as JSON."""
+    try:
+        on = payloads.day_asked(on_text)
+        filename = payloads.csv_filename(on)
+        return answers.csv_file(request, route, filename, lambda: payloads.rating_list_csv(on))
+    except ServiceError as error:
+        return answers.v2_failure(request, error.message, status=200)
