@@ -17,6 +17,8 @@ from django.core.management import call_command
 
 from ecfgrading.demo import build_demo
 from ecfgrading.demo.summary import DemoSummary
+from tests.web.browser import Browser, open_browser
+from tests.web.live import Site, build, serving
 
 
 @pytest.fixture(scope="package")
@@ -38,3 +40,28 @@ def _fresh_cache(request: pytest.FixtureRequest) -> None:
     if request.node.get_closest_marker("django_db") is not None:
         request.getfixturevalue("db")
         cache.clear()
+
+
+@pytest.fixture(scope="package")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The tiny demo served by ``ecfgrading serve`` from a SQLite home of its own (for
+    tests marked ``sqlite``)."""
+    home = tmp_path_factory.mktemp("served-demo")
+    build(home)
+    with serving(home) as running:
+        yield running
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium through Playwright."""
+    with open_browser() as opened:
+        yield opened
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where the browser tests leave their screenshots (var/test-output/screenshots)."""
+    folder = Path("var/test-output/screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

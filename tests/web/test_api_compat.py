@@ -307,11 +307,28 @@ def test_a_rapid_rating_and_a_rating_without_a_date(client: Client, demo: DemoSu
 
 
 def test_no_rating_before_the_demos_lists_were_published(client: Client, demo: DemoSummary) -> None:
+    """The demo's first list, July 2009, is dated as published on 15 July 2009."""
     player = a_player()
-    yesterday = (today() - dt.timedelta(days=1)).isoformat()
-    found = body(v2(client, f"ratings/S/{code_of(player)}/{yesterday}"))
+    before = "2009-07-14"
+    found = body(v2(client, f"ratings/S/{code_of(player)}/{before}"))
     assert found["success"] is False
-    assert yesterday in found["message"]
+    assert before in found["message"]
+
+
+def test_a_date_between_two_publications_finds_the_list_then_in_force(
+    client: Client, demo: DemoSummary
+) -> None:
+    """On 1 March 2011 the July 2010 standard list (august version, 28 August 2010) and the
+    January 2011 rapid list (15 January 2011) were in force, as the demo dates them."""
+    player = Player.objects.filter(
+        list_entries__version__grading_list__list_id="2010-07",
+        list_entries__version__grading_list__rate="standard",
+        list_entries__published=True,
+    ).first()
+    assert player is not None
+    found = body(v2(client, f"ratings/S/{code_of(player)}/2011-03-01"))
+    assert found["success"] is True, found
+    assert "2010-07" in str(found)
 
 
 def test_ratings_of_no_one_of_blitz_or_on_a_bad_date_are_success_false(

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import html5lib
 import pytest
 
-from tests.web.browser import Browser, open_browser
-from tests.web.live import Site, build, serving
+from tests.web.browser import Browser
+from tests.web.live import Site
 
 pytestmark = pytest.mark.sqlite
 
@@ -29,23 +27,9 @@ WIDTHS = {"phone": 390, "desktop": 1280}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    home = tmp_path_factory.mktemp("served-demo")
-    build(home)
-    with serving(home) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def pages(site: Site) -> list[str]:
     """Paths found from the home page and the lookups, a few of each kind."""
     return crawl(site, ["/", "/players/?q=a", "/clubs/?q=a", "/events/", "/feedback/"])
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with open_browser() as opened:
-        yield opened
 
 
 class _Links(HTMLParser):
@@ -174,9 +158,3 @@ def test_no_page_or_json_twin_shows_a_date_of_birth(site: Site, pages: list[str]
             if found:
                 leaks[shown] = found[:5]
     assert not leaks, leaks
-
-
-def screenshot_dir() -> Path:
-    folder = Path("var/test-output/screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 
-from ecfgrading.services.public.freshness import data_token
+from ecfgrading.services.public.freshness import one_token
 from ecfgrading.web.render import wants_json
 
 View = Callable[..., HttpResponse]
@@ -33,26 +33,34 @@ def cached_page(view: View) -> View:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        key = _key(request)
-        etag = f'"{key.rsplit(":", 1)[-1]}"'
-        if etag in _if_none_match(request):
-            return _headers(HttpResponseNotModified(), etag)
-        stored = cache.get(key)
-        if stored is not None:
-            status, content_type, body = stored
-            response = HttpResponse(body, status=status, content_type=content_type)
-            return _headers(response, etag)
-        response = view(request, *args, **kwargs)
-        if response.status_code in (200, 404) and not response.streaming:
-            cache.set(key, (response.status_code, response["Content-Type"], response.content))
-        return _headers(response, etag)
+        with one_token() as token:
+            return _cached(view, request, token, *args, **kwargs)
 
     return wrapper
 
 
-def _key(request: HttpRequest) -> str:
+def _cached(
+    view: View, request: HttpRequest, token: str, *args: Any, **kwargs: Any
+) -> HttpResponse:
+    """The stored page under ``token``, or the view's page stored for the next asker."""
+    key = _key(request, token)
+    etag = f'"{key.rsplit(":", 1)[-1]}"'
+    if etag in _if_none_match(request):
+        return _headers(HttpResponseNotModified(), etag)
+    stored = cache.get(key)
+    if stored is not None:
+        status, content_type, body = stored
+        response = HttpResponse(body, status=status, content_type=content_type)
+        return _headers(response, etag)
+    response = view(request, *args, **kwargs)
+    if response.status_code in (200, 404) and not response.streaming:
+        cache.set(key, (response.status_code, response["Content-Type"], response.content))
+    return _headers(response, etag)
+
+
+def _key(request: HttpRequest, token: str) -> str:
     kind = "json" if wants_json(request) else "html"
-    digest = hashlib.sha1(f"{data_token()}|{kind}|{request.get_full_path()}".encode())
+    digest = hashlib.sha1(f"{token}|{kind}|{request.get_full_path()}".encode())
     return f"page:{digest.hexdigest()[:24]}"
 
 

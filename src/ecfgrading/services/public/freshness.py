@@ -9,6 +9,9 @@ publication, an accepted file, a merge or a correction changes the token.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.db import connection
 from django.db.models import Model
@@ -48,8 +51,28 @@ _PARTS: tuple[tuple[type[Model], str, str], ...] = (
 )
 
 
+_REMEMBERED: ContextVar[str | None] = ContextVar("data_token", default=None)
+
+
+@contextmanager
+def one_token() -> Iterator[str]:
+    """Within the block (one request), every ``data_token()`` is the first one read: a
+    page and the services it calls agree on the state, and pay for the query once."""
+    token = _read()
+    mark = _REMEMBERED.set(token)
+    try:
+        yield token
+    finally:
+        _REMEMBERED.reset(mark)
+
+
 def data_token() -> str:
     """A short hex digest of the state public pages are made from: one query."""
+    remembered = _REMEMBERED.get()
+    return remembered if remembered is not None else _read()
+
+
+def _read() -> str:
     selects = ", ".join(
         f"(SELECT {expr} FROM {model._meta.db_table}{f' WHERE {where}' if where else ''})"
         for model, expr, where in _PARTS

@@ -126,14 +126,6 @@ def season_of(in_force: Mapping[Rate, InForce]) -> int | None:
     return max((ListId.parse(f.list_id).season() for f in in_force.values()), default=None)
 
 
-def merged_into() -> dict[int, int]:
-    """Each merged record's id -> the id it was merged into (G28): ``Player.merges()``
-    without the model's default order, by which SQLite walks the name index of every
-    player (60 ms on the national demo) instead of the few merged ones' index."""
-    merged = Player.objects.filter(merged_into__isnull=False).order_by()
-    return dict(merged.values_list("id", "merged_into"))
-
-
 # -- the rating list ------------------------------------------------------------------------
 #
 # The full list (12,500 players on a national list, and their clubs) is read in four
@@ -203,7 +195,7 @@ def rating_rows(
     name order: five queries (merges, entries, players, clubs) whatever the list's size."""
     if not in_force:
         return []
-    final = surviving_ids(merged_into())
+    final = surviving_ids(Player.merges())
     seen = _grades_seen(in_force, players, final)
     revised = [f.version.id for f in in_force.values()]
     published = {pid for pid, by_version in seen.items() if any(v in by_version for v in revised)}
@@ -416,7 +408,7 @@ def player_games(code: str, rate: Rate, limit: int | None = None) -> tuple[str, 
     MAX_GAMES), each with the grades of the list that graded it; games not yet in a
     published list have none. Six queries whatever the number of games."""
     located = locate(code)
-    final = surviving_ids(merged_into())
+    final = surviving_ids(Player.merges())
     records = [located.player_id, *(pk for pk, end in final.items() if end == located.player_id)]
     count = MAX_GAMES if limit is None else max(0, min(limit, MAX_GAMES))
     rows = [row[:-2] for row in _games_of(records) if row[-2] == rate.value and row[-1]][:count]
@@ -585,7 +577,7 @@ def club_members(code: str) -> tuple[ClubEntry, list[int]]:
     ids: list[int] = []
     if season is not None:
         found = current_memberships(season).filter(club_id__in=index.group(pk))
-        final = surviving_ids(merged_into())
+        final = surviving_ids(Player.merges())
         members = found.values_list("player_id", flat=True).distinct()
         ids = sorted({surviving_id(final, pid) for pid in members})
     return _club_entry(index, pk), ids

@@ -34,7 +34,6 @@ from ecfgrading.services.public.ratings import (
     code_text,
     full_name,
     lists_in_force,
-    merged_into,
     season_of,
 )
 
@@ -120,7 +119,7 @@ def _last_games(ids: Sequence[int]) -> dict[int, dt.date]:
     """Each player's latest graded game, his merged records' games included (G28). The
     games are found by player only (``graded`` filters the aggregate), so that each side
     is read by its own index, not by the index of every graded game."""
-    final = surviving_ids(merged_into())
+    final = surviving_ids(Player.merges())
     wanted = set(ids)
     records = {pk: pk for pk in ids} | {pk: end for pk, end in final.items() if end in wanted}
     last: dict[int, dt.date] = {}

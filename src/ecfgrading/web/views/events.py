@@ -1,11 +1,86 @@
-"""Placeholder: being built."""
+"""Events received for grading (issue 9, page 5), and each event's results."""
+
+from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from ecfgrading.services.errors import ServiceError
+from ecfgrading.services.public.events import (
+    EventSort,
+    event_detail,
+    events_received,
+    find_event,
+)
+from ecfgrading.services.public.paging import page_number
+from ecfgrading.web.caching import cached_page
+from ecfgrading.web.render import respond
+from ecfgrading.web.views.clubs import players_url
+
+RECEIVED = "web/events/received.html"
+EVENT = "web/events/event.html"
 
 
-def received(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
+@cached_page
+def received(request: HttpRequest) -> HttpResponse:
+    """``/events/?season=2011-12&sort=name&page=2``; the latest season by default."""
+    sort = EventSort.parse(request.GET.get("sort"))
+    try:
+        found = events_received(
+            request.GET.get("season") or None,
+            sort=sort,
+            page=page_number(request.GET.get("page")),
+        )
+    except ServiceError as bad:
+        raise Http404(f"{bad} See the events received.") from None
+    path = reverse("web:events")
+    base = _query(found.season, sort)
+    context = {
+        "found": found,
+        "page": found.page,
+        "base_query": base,
+        "sort_links": {
+            option.value: _with_page(path, _query(found.season, option), 1) for option in EventSort
+        },
+        "canonical": request.build_absolute_uri(_with_page(path, base, found.page.number)),
+    }
+    data = {
+        "season": found.season,
+        "seasons": found.seasons,
+        "sort": found.sort.value,
+        "page": found.page.as_dict(),
+        "events": found.page.items,
+    }
+    return respond(request, RECEIVED, context, data=data)
 
 
-def event(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise Http404("not built yet")
+@cached_page
+def event(request: HttpRequest, code: str) -> HttpResponse:
+    """``/events/<code>/``: the event and its results, by round or by match."""
+    try:
+        recorded = find_event(code)
+    except ServiceError as missing:
+        raise Http404(str(missing)) from None
+    if recorded != code:
+        return redirect("web:event", code=recorded, permanent=True)
+    detail = event_detail(recorded)
+    context = {
+        "event": detail,
+        "players_url": players_url(),
+        "canonical": request.build_absolute_uri(reverse("web:event", args=[recorded])),
+    }
+    return respond(request, EVENT, context, data=detail)  # made plain only for JSON
+
+
+def _query(season: str | None, sort: EventSort) -> str:
+    """The list's query string without its page or defaults."""
+    params = {"season": season} if season else {}
+    return urlencode({**params, "sort": sort.value} if sort is not EventSort.DATE else params)
+
+
+def _with_page(path: str, query: str, page: int) -> str:
+    if page > 1:
+        query = f"{query}&page={page}" if query else f"page={page}"
+    return f"{path}?{query}" if query else path
