@@ -53,6 +53,13 @@ def search_prefix(query: str) -> str:
     return f"{surname_key(surname)},{fold(forenames).replace(' ', '')}"
 
 
+def prefix_successor(prefix: str) -> str:
+    """The least key above every key that starts with ``prefix``, in byte order: keys are
+    ASCII letters, digits and one comma, so the last character plus one bounds them, and
+    ``prefix <= key < prefix_successor(prefix)`` is an index range."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
 @lru_cache(maxsize=8192)  # a few thousand clubs, named on every record: fold each once
 def fold_club(name: str) -> str:
     """A club name folded, without the words that vary ('Anytown C.C.' -> 'anytown')."""

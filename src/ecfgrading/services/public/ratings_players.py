@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from django.db.models import Max, Q
 from rapidfuzz import fuzz
 
-from ecfgrading.matching.names import SurnameSet, fold, search_prefix, surname_key
+from ecfgrading.matching.names import (
+    SIMILAR_FORENAME,
+    SurnameSet,
+    fold,
+    prefix_successor,
+    search_prefix,
+    surname_key,
+)
 from ecfgrading.registry.merges import surviving_ids
 from ecfgrading.registry.models import Game, Player
 from ecfgrading.services.clubs import shown_clubs
@@ -40,7 +47,7 @@ from ecfgrading.services.public.ratings import (
 MAX_FOUND = 500  # players a name search answers with, in name order
 MAX_SOUNDING = 100  # players a sound-alike search answers with, best first
 SURNAME_CUTOFF = 80.0  # rapidfuzz ratio for surnames that sound alike without one Soundex
-FORENAME_CUTOFF = 75.0  # as matching.names.SIMILAR_FORENAME: 'Jon' and 'John'
+FORENAME_CUTOFF = SIMILAR_FORENAME  # "Jon" and "John"
 
 
 # -- players --------------------------------------------------------------------------------
@@ -85,9 +92,8 @@ def players_named(stem: str) -> list[PlayerInfo]:
         raise RatingsError(
             f"expected the start of a surname, e.g. 'smi' or 'smith,+jo'; got {stem!r}"
         )
-    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # keys are ASCII: a byte range
     matching = Player.objects.filter(
-        name_key__gte=prefix, name_key__lt=upper, merged_into__isnull=True
+        name_key__gte=prefix, name_key__lt=prefix_successor(prefix), merged_into__isnull=True
     ).order_by("name_key", "code")
     return _infos(list(matching.values_list("id", flat=True)[:MAX_FOUND]))
 

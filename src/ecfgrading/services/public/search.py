@@ -26,7 +26,7 @@ from django.db.models.functions import Coalesce
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.types import Rate
-from ecfgrading.matching.names import search_prefix
+from ecfgrading.matching.names import prefix_successor, search_prefix
 from ecfgrading.registry import numbering
 from ecfgrading.registry.models import ListEntry, ListVersion, Player
 from ecfgrading.services import versions as version_names
@@ -213,7 +213,7 @@ def _named(prefix: str) -> QuerySet[Player]:
     """Players not merged into another whose key starts with ``prefix``: a range of the
     name key's index. The merge test is written so that no index can serve it: SQLite,
     without statistics, would otherwise walk every unmerged player by ``merged_into``."""
-    in_range = Player.objects.filter(name_key__gte=prefix, name_key__lt=_successor(prefix))
+    in_range = Player.objects.filter(name_key__gte=prefix, name_key__lt=prefix_successor(prefix))
     return in_range.alias(merged=Coalesce("merged_into_id", 0)).filter(merged=0)
 
 
@@ -225,12 +225,6 @@ def _graded(lists: _Lists, inactive: bool) -> QuerySet[ListEntry]:
     if inactive:
         return entries.filter(version__status=ListVersion.Status.PUBLISHED)
     return entries.filter(version_id__in=[version.id for version in lists.current_versions])
-
-
-def _successor(prefix: str) -> str:
-    """The least key above every key that starts with ``prefix``, in byte order: keys are
-    ASCII letters, digits and one comma, so the last character plus one bounds them."""
-    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
 _PlayerFields = tuple[int, int, str, str]  # id, code number, surname, forenames
