@@ -16,6 +16,14 @@ ECFGRADING_HTTPS          1 when served behind HTTPS: HSTS, secure cookies, redi
 ECFGRADING_FEEDBACK_RATE  feedback forms accepted per address, e.g. 5/h (default 5/h)
 ECFGRADING_CLIENT_IP_HEADER  behind a proxy, the request header with the client address
                           (e.g. HTTP_X_REAL_IP); default the connection's address
+ECFGRADING_EMAIL_HOST     SMTP server for the back office's mail (default localhost)
+ECFGRADING_EMAIL_PORT     its port (default 25)
+ECFGRADING_EMAIL_USER     login name at the SMTP server, if it wants one (default none)
+ECFGRADING_EMAIL_PASSWORD its password (default none)
+ECFGRADING_EMAIL_USE_TLS  1 to speak STARTTLS to the server (default off)
+ECFGRADING_EMAIL_FROM     the sender of every message (default grading@localhost)
+ECFGRADING_LOGIN_ATTEMPTS failed back-office logins allowed per name and address before
+                          a lockout (default 5); the lockout lasts one hour
 """
 
 from __future__ import annotations
@@ -72,6 +80,9 @@ def _database(url: str | None, home: Path) -> dict[str, Any]:
             "transaction_mode": "IMMEDIATE",
             "timeout": LOCK_TIMEOUT,
         }
+        # Keep a worker's connection between requests, as for PostgreSQL: a new one pays
+        # for opening the file, the PRAGMAs and reading the schema on every request.
+        config["CONN_MAX_AGE"] = 600
     else:
         config["CONN_MAX_AGE"] = 600
         config["CONN_HEALTH_CHECKS"] = True
@@ -132,7 +143,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "ecfgrading.registry",
     "ecfgrading.web",
-    # Later: "ecfgrading.backoffice".
+    "ecfgrading.backoffice",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -145,7 +157,41 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# django-axes counts failed logins before Django's own check of the password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Lock a name tried from one address, not the address alone: a club's shared connection
+# must not lock every officer out because one of them forgot his password.
+AXES_FAILURE_LIMIT = int(os.environ.get("ECFGRADING_LOGIN_ATTEMPTS", "5"))
+AXES_COOLOFF_TIME = 1  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "backoffice/locked.html"
+AXES_VERBOSE = False
+# The same client address as the feedback form's limit (ECFGRADING_CLIENT_IP_HEADER).
+AXES_CLIENT_IP_CALLABLE = "ecfgrading.backoffice.access.client_ip"
+
+LOGIN_URL = "backoffice:login"
+LOGIN_REDIRECT_URL = "backoffice:home"
+LOGOUT_REDIRECT_URL = "backoffice:login"
+
+# Mail (feedback to officers, password resets) through an SMTP server named by the
+# environment; nothing connects at start-up, so a missing server only fails a send.
+EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_HOST = os.environ.get("ECFGRADING_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("ECFGRADING_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("ECFGRADING_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("ECFGRADING_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = _flag("ECFGRADING_EMAIL_USE_TLS")
+EMAIL_TIMEOUT = 30
+DEFAULT_FROM_EMAIL = os.environ.get("ECFGRADING_EMAIL_FROM", "grading@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 ROOT_URLCONF = "ecfgrading.urls"
 WSGI_APPLICATION = "ecfgrading.wsgi.application"

@@ -10,6 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
     path("", include("ecfgrading.web.api.compat.urls")),
+    path("backoffice/", include("ecfgrading.backoffice.urls")),
     path("", include("ecfgrading.web.urls")),
 ]
 

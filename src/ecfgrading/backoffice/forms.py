@@ -1,0 +1,101 @@
+"""The back office's forms: they validate input; the services do the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from ecfgrading.registry.models import Event
+from ecfgrading.services.officers import TimeControlInput
+
+_TIME_FIELDS = (
+    ("minutes_for_game", "Minutes for the game"),
+    ("moves_first_session", "Moves in the first session"),
+    ("minutes_first_session", "Minutes for the first session"),
+    ("moves_second_session", "Moves in the second session"),
+    ("minutes_second_session", "Minutes for the second session"),
+    ("minutes_rest_of_game", "Minutes for the rest of the game"),
+    ("seconds_per_move", "Seconds added per move"),
+)
+
+
+def _minutes(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=1000,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "tc"}),
+    )
+
+
+class EventForm(forms.Form):
+    """An event to register: the time control decides its rate of play (G2)."""
+
+    code = forms.CharField(
+        label="Event code",
+        max_length=20,
+        help_text="The code the federation gave the event, as in the results file.",
+    )
+    name = forms.CharField(label="Event name", max_length=200)
+    kind = forms.ChoiceField(label="Kind", choices=Event.Kind.choices)
+    start = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(
+        label="Last day",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="The results are due four weeks after it.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, label in _TIME_FIELDS:
+            self.fields[name] = _minutes(label)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and end < start:
+            self.add_error("end", f"expected the last day on or after the first, {start}")
+        if not (cleaned.get("minutes_for_game") or cleaned.get("minutes_first_session")):
+            self.add_error(
+                "minutes_for_game",
+                "expected the minutes for the game, or the first session's moves and minutes",
+            )
+        return cleaned
+
+    def time_control(self) -> TimeControlInput:
+        data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
+        return TimeControlInput(**{name: data.get(name) for name, _ in _TIME_FIELDS})
+
+    @property
+    def time_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name, _ in _TIME_FIELDS]
+
+    @property
+    def event_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("code", "name", "kind", "start", "end")]
+
+
+def time_control_from(query: Any) -> TimeControlInput:
+    """A time control from a query string (the rate-of-play preview), ignoring junk."""
+    values: dict[str, int | None] = {}
+    for name, _ in _TIME_FIELDS:
+        text = str(query.get(name, "")).strip()
+        values[name] = int(text) if text.isdigit() and int(text) <= 1000 else None
+    return TimeControlInput(**values)
+
+
+class UploadForm(forms.Form):
+    results = forms.FileField(
+        label="Results file",
+        help_text="The text file your grading program wrote (.txt), one event per file.",
+    )
+
+
+class SubmitForm(forms.Form):
+    """The checked file sent back for import: what was checked is what is imported, and
+    the import checks it all again."""
+
+    filename = forms.CharField(max_length=255)
+    content = forms.CharField(max_length=2 * 1024 * 1024, strip=False)

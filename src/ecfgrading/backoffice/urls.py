@@ -1,0 +1,68 @@
+"""The back office's URLs, under /backoffice/. Every view but the login and password
+reset pages admits named roles only (backoffice.access); tests/backoffice checks each."""
+
+from django.contrib.auth import views as auth
+from django.urls import path, reverse_lazy
+
+from ecfgrading.backoffice.views import accounts, officers
+
+app_name = "backoffice"
+
+_T = "backoffice/accounts/"
+
+urlpatterns = [
+    path("", accounts.home, name="home"),
+    path("events/", officers.events, name="events"),
+    path("events/new/", officers.register, name="register"),
+    path("events/rate/", officers.rate, name="rate"),
+    path("events/<int:event_id>/results.txt", officers.download, name="download"),
+    path("results/", officers.upload, name="upload"),
+    path("results/submit/", officers.submit, name="submit"),
+    path(
+        "login/",
+        auth.LoginView.as_view(template_name=_T + "login.html", redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth.LogoutView.as_view(), name="logout"),
+    path(
+        "password/",
+        auth.PasswordChangeView.as_view(
+            template_name=_T + "password_change.html",
+            success_url=reverse_lazy("backoffice:password_change_done"),
+        ),
+        name="password_change",
+    ),
+    path(
+        "password/changed/",
+        auth.PasswordChangeDoneView.as_view(template_name=_T + "password_change_done.html"),
+        name="password_change_done",
+    ),
+    path(
+        "password/reset/",
+        auth.PasswordResetView.as_view(
+            template_name=_T + "password_reset.html",
+            email_template_name=_T + "password_reset_email.txt",
+            subject_template_name=_T + "password_reset_subject.txt",
+            success_url=reverse_lazy("backoffice:password_reset_done"),
+        ),
+        name="password_reset",
+    ),
+    path(
+        "password/reset/sent/",
+        auth.PasswordResetDoneView.as_view(template_name=_T + "password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth.PasswordResetConfirmView.as_view(
+            template_name=_T + "password_reset_confirm.html",
+            success_url=reverse_lazy("backoffice:password_reset_complete"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth.PasswordResetCompleteView.as_view(template_name=_T + "password_reset_complete.html"),
+        name="password_reset_complete",
+    ),
+]

@@ -1,0 +1,94 @@
+"""Back-office accounts and their roles.
+
+A role is a Django auth group, made by the back office's data migration: the grading
+team (everything), grading officers (their own events only) and direct members (their
+own games). The public has no account. Passwords are hashed by Django.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import IntegrityError, transaction
+
+from ecfgrading.registry.models import AuditLog
+from ecfgrading.services.errors import ErrorKind, ServiceError
+
+
+class Role(enum.StrEnum):
+    """The back office's roles, by the names of their groups."""
+
+    TEAM = "grading team"
+    OFFICER = "grading officer"
+    MEMBER = "direct member"
+
+
+ROLE_WORDS = {"team": Role.TEAM, "officer": Role.OFFICER, "member": Role.MEMBER}
+
+
+class AccountError(ServiceError):
+    """An account that cannot be made: a name taken, an unknown role."""
+
+
+def role_named(word: str) -> Role:
+    """A role from its short word (team, officer, member) or its group name."""
+    value = word.strip().lower()
+    if value in ROLE_WORDS:
+        return ROLE_WORDS[value]
+    try:
+        return Role(value)
+    except ValueError:
+        raise AccountError(f"expected a role of {', '.join(ROLE_WORDS)}, got {word!r}") from None
+
+
+def create_user(
+    username: str,
+    *,
+    role: Role,
+    email: str = "",
+    password: str | None = None,
+    first_name: str = "",
+    last_name: str = "",
+    actor: str = "",
+) -> Any:
+    """A new login in one role. Without a password the account cannot log in until its
+    owner sets one by the password-reset e-mail."""
+    name = username.strip()
+    if not name:
+        raise AccountError("expected a user name, got nothing")
+    model = get_user_model()
+    try:
+        with transaction.atomic():
+            user = model.objects.create_user(
+                name,
+                email=email,
+                password=password,
+                first_name=first_name,
+                last_name=last_name,
+            )
+            user.groups.add(Group.objects.get(name=role.value))
+            AuditLog.record("create account", user, actor=actor or "accounts", role=role.value)
+    except IntegrityError:
+        raise AccountError(
+            f"expected a new user name, got {name!r}: it is taken", kind=ErrorKind.CONFLICT
+        ) from None
+    return user
+
+
+def roles_of(user: Any) -> frozenset[Role]:
+    """The roles a user holds; superusers count as the grading team."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return frozenset()
+    names = set(user.groups.values_list("name", flat=True))
+    held = {role for role in Role if role.value in names}
+    if user.is_superuser:
+        held.add(Role.TEAM)
+    return frozenset(held)
+
+
+def has_role(user: Any, *roles: Role) -> bool:
+    """Whether the user holds any of these roles."""
+    return bool(roles_of(user) & set(roles))

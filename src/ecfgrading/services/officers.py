@@ -1,0 +1,320 @@
+"""A grading officer's work in the back office: his events, registering one, checking and
+submitting a results file, and fetching his accepted files back.
+
+An officer sees and submits only for the events he registered or was assigned
+(``Event.grading_officer``); the grading team sees every event. Another officer's event is
+"not found", so that guessed ids tell nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import logging
+import re
+import smtplib
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import Max, Q
+
+from ecfgrading.engine.rateplay import Session, TimeControl, rate_of_play
+from ecfgrading.engine.types import NotGraded, Rate
+from ecfgrading.formats.problems import Problem
+from ecfgrading.registry.models import Event, Submission
+from ecfgrading.services.accounts import Role, has_role
+from ecfgrading.services.errors import NotFound, ServiceError
+from ecfgrading.services.events import EventError, register_event
+from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.ingest import (
+    ImportResult,
+    check_results,
+    import_results,
+    reject,
+    store_raw,
+)
+
+log = logging.getLogger(__name__)
+
+# The seeds promise a deadline after an event's end but give no figure: four weeks lets a
+# congress's officer type the results and still leaves the team time before a list.
+RESULTS_DAYS = 28
+# A results file of a large congress is some tens of kilobytes; anything near a megabyte
+# is not a results file, and is refused before it is read.
+MAX_UPLOAD_BYTES = 1024 * 1024
+
+
+class UploadRefused(ServiceError):
+    """A file refused before it is read: too large, empty, or not text."""
+
+
+def results_deadline(end: dt.date) -> dt.date:
+    """The date results are due for an event ending on ``end``."""
+    return end + dt.timedelta(days=RESULTS_DAYS)
+
+
+@dataclass(frozen=True)
+class TimeControlInput:
+    """A time control as the results file's header gives it (one of its combinations)."""
+
+    minutes_for_game: int | None = None
+    moves_first_session: int | None = None
+    minutes_first_session: int | None = None
+    moves_second_session: int | None = None
+    minutes_second_session: int | None = None
+    minutes_rest_of_game: int | None = None
+    seconds_per_move: int | None = None
+
+    def as_engine(self) -> TimeControl:
+        sessions: list[Session] = []
+        if self.minutes_for_game:
+            sessions.append(Session(self.minutes_for_game))
+        if self.minutes_first_session:
+            sessions.append(Session(self.minutes_first_session, self.moves_first_session))
+        if self.minutes_second_session:
+            sessions.append(Session(self.minutes_second_session, self.moves_second_session))
+        return TimeControl(
+            tuple(sessions),
+            rest_minutes=float(self.minutes_rest_of_game or 0),
+            increment_seconds=float(self.seconds_per_move or 0),
+        )
+
+
+@dataclass(frozen=True)
+class RateShown:
+    """G2's answer for a time control, in words for the form."""
+
+    rate: str  # "standard", "rapid", or "" when not graded
+    words: str
+    total_minutes: float
+
+
+def rate_for(control: TimeControlInput) -> RateShown:
+    """G2: the rate of play of a time control, or why its games are not graded."""
+    engine = control.as_engine()
+    total = engine.total_minutes()
+    if not engine.sessions:
+        return RateShown("", "give the time control to see the rate of play", 0.0)
+    found = rate_of_play(engine)
+    if isinstance(found, NotGraded):
+        return RateShown("", f"not graded ({found.value}): {engine}", total)
+    return RateShown(found.value, f"{found.value} (G2: {total:g} minutes each): {engine}", total)
+
+
+@dataclass(frozen=True)
+class OfficerEvent:
+    """One line of an officer's dashboard."""
+
+    id: int
+    code: str
+    name: str
+    kind: str
+    rate: str
+    start: dt.date
+    end: dt.date
+    deadline: dt.date | None
+    status: str
+    overdue: bool
+    accepted_submission: int | None
+
+
+def _mine(user: Any) -> Q:
+    """The events a user may see: all for the grading team, his own for an officer."""
+    if has_role(user, Role.TEAM):
+        return Q()
+    if has_role(user, Role.OFFICER):
+        return Q(grading_officer=user)
+    return Q(pk__in=[])
+
+
+def officer_events(user: Any, *, today: dt.date) -> list[OfficerEvent]:
+    """The user's events, latest first, with status, deadline and the accepted file."""
+    rows = (
+        Event.objects.filter(_mine(user))
+        .annotate(accepted=Max("submissions__id", filter=Q(submissions__status="accepted")))
+        .order_by("-end_date", "code")
+    )
+    return [
+        OfficerEvent(
+            id=e.id,
+            code=e.code,
+            name=e.name,
+            kind=e.get_kind_display(),
+            rate=e.rate,
+            start=e.start_date,
+            end=e.end_date,
+            deadline=e.results_deadline,
+            status=e.get_status_display(),
+            overdue=(
+                e.status == Event.Status.REGISTERED
+                and e.results_deadline is not None
+                and e.results_deadline < today
+            ),
+            accepted_submission=e.accepted,
+        )
+        for e in rows
+    ]
+
+
+def register_officer_event(
+    user: Any,
+    *,
+    code: str,
+    name: str,
+    kind: str,
+    start: dt.date,
+    end: dt.date,
+    control: TimeControlInput,
+) -> Event:
+    """An event registered by its officer: the rate from its time control (G2), the
+    deadline from its end date, the officer recorded as its grading officer."""
+    shown = rate_for(control)
+    if not shown.rate:
+        raise EventError(f"expected a time control whose games are graded, got {shown.words}")
+    with transaction.atomic():
+        event = register_event(
+            code,
+            name=name,
+            kind=kind,
+            rate=Rate(shown.rate),
+            start=start,
+            end=end,
+            deadline=results_deadline(end),
+            officer=user.get_full_name() or user.get_username(),
+            user=user,
+        )
+        for field, value in vars(control).items():
+            setattr(event, field, value)
+        event.grading_officer = user
+        event.save()
+    return event
+
+
+def _own_codes(user: Any) -> set[str] | None:
+    """The event codes the user may submit for; None for the grading team (any)."""
+    if has_role(user, Role.TEAM):
+        return None
+    mine = Event.objects.filter(_mine(user)).values_list("code", flat=True)
+    return {code.upper() for code in mine}
+
+
+def _refuse_unreadable(data: bytes) -> None:
+    """A clear refusal of what cannot be a results file, before parsing it."""
+    if not data:
+        raise UploadRefused("expected a results file, got an empty file")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise UploadRefused(
+            f"expected a results file of at most {MAX_UPLOAD_BYTES // 1024} KB,"
+            f" got {len(data) // 1024} KB: this is not a results file"
+        )
+    if b"\x00" in data[:8192]:
+        raise UploadRefused(
+            "expected a results file (plain text), got a binary file such as a spreadsheet"
+            " or a picture: save the results as a text file"
+        )
+
+
+def _event_code_line(data: bytes) -> int:
+    for number, line in enumerate(data.splitlines(), start=1):
+        if re.match(rb"\s*#?\s*EVENT CODE\s*=", line, re.IGNORECASE):
+            return number
+    return 1
+
+
+def _ownership(user: Any, data: bytes, feedback: Feedback) -> Feedback:
+    """The report with one more error if the file's EVENT CODE is not the user's."""
+    codes = _own_codes(user)
+    code = feedback.event_code.strip().upper()
+    if codes is None or not code or code in codes:
+        return feedback
+    problem = Problem(
+        code="not-your-event",
+        severity="error",
+        line=_event_code_line(data),
+        field="EVENT CODE",
+        expected="one of your events",
+        got=code,
+        message=(
+            f"expected EVENT CODE one of your events, got {code}: register the event first,"
+            " or ask the grading team to assign it to you"
+        ),
+    )
+    return feedback.with_problem(problem)
+
+
+def check_upload(user: Any, filename: str, data: bytes) -> Feedback:
+    """The check report of an upload, writing nothing (UploadRefused if unreadable)."""
+    _refuse_unreadable(data)
+    (feedback,) = check_results([(filename, data)])
+    return _ownership(user, data, feedback)
+
+
+def submit_upload(user: Any, filename: str, data: bytes) -> ImportResult:
+    """Import an upload as the user's submission. A file for someone else's event is kept
+    on record, rejected, and nothing else is written."""
+    _refuse_unreadable(data)
+    sender = user.get_full_name() or user.get_username()
+    (checked,) = check_results([(filename, data)])
+    owned = _ownership(user, data, checked)
+    if owned is not checked:
+        submission = store_raw(data, filename, sender, user)
+        reject(submission, owned)
+        return ImportResult(submission.id, False, owned)
+    return import_results(data, filename=filename, sender=sender, user=user)
+
+
+@dataclass(frozen=True)
+class ResultsDownload:
+    filename: str
+    data: bytes
+
+
+def accepted_file(user: Any, event_id: int) -> ResultsDownload:
+    """The accepted results file of one of the user's events, byte for byte."""
+    event = Event.objects.filter(_mine(user), pk=event_id).first()
+    if event is None:
+        raise NotFound(f"expected one of your events, got event {event_id}")
+    submission = (
+        Submission.objects.filter(event=event, status=Submission.Status.ACCEPTED)
+        .order_by("-id")
+        .first()
+    )
+    if submission is None:
+        raise NotFound(f"expected accepted results for {event.code}, got none yet")
+    return ResultsDownload(f"{event.code}.txt", bytes(submission.raw))
+
+
+class Mailed(enum.StrEnum):
+    """What became of a feedback report's e-mail."""
+
+    SENT = "sent"
+    NO_ADDRESS = "no address"
+    FAILED = "failed"
+
+
+def mail_feedback(user: Any, feedback: Feedback) -> Mailed:
+    """The feedback report to the officer who sent the file, by the configured SMTP
+    server. A server that is down does not undo the import: the report is on screen and
+    kept with the submission, and the failure is logged and said."""
+    if not user.email:
+        return Mailed.NO_ADDRESS
+    title = " ".join(s for s in (feedback.event_code, feedback.event_name) if s)
+    outcome = "accepted" if feedback.accepted else "rejected"
+    try:
+        send_mail(
+            f"Results {outcome}: {title or feedback.filename}",
+            "This is the report on the results file you sent.\n\n" + feedback.to_text() + "\n",
+            None,
+            [user.email],
+        )
+    except (OSError, smtplib.SMTPException):
+        log.exception("feedback for submission %s not mailed", feedback.submission_id)
+        return Mailed.FAILED
+    return Mailed.SENT
+
+
+def problems_in_order(feedback: Feedback) -> list[Problem]:
+    """A report's problems in file order, errors before warnings on a line."""
+    return sorted(feedback.problems, key=lambda p: (p.line, p.severity != "error", p.code))
