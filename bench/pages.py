@@ -1,0 +1,190 @@
+"""Latency of the public pages and API in-process: Django's test client, no HTTP.
+
+    .venv/bin/python bench/pages.py [--home DIR] [--database-url URL] [--samples 200]
+                                    [--lists 5] [--seed 2009] [--json FILE]
+
+Made for the national demo (issues 9 and 10). ``--samples`` addresses of each kind are
+drawn as ``bench/web.py`` draws them (current players, their codes and names as people
+type them, clubs, the current lists' API pages); each is asked for twice:
+
+- cold: the first time, with the page cache empty (a cache prefix of the run's own, one
+  per kind, so nothing another process or kind cached is read, and nothing is cleared):
+  the page is made, and the number of database queries it took is counted;
+- warm: the second time, from the shared cache (ETag not sent, so the body comes back).
+
+The full v2 ``rating_list`` (every player of the current lists) is asked for ``--lists``
+times, and the newest list's whole file in CSV, JSON and XLSX once cold (exported) and
+``--lists - 1`` times from the cache. Prints p50/p95/max and queries per kind against
+the targets of issues 9 and 10: lookups p95 < 50 ms, player page p95 < 100 ms, API p95
+< 50 ms, rating_list < 2 s.
+The cache is the one the settings name: the database's table, or Redis with REDIS_URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from web import sample  # bench/web.py: the same addresses as the load test
+
+# Which sampled kinds to time, and the p95 each must beat (ms); None: shown, no target.
+KINDS: dict[str, float | None] = {
+    "player lookup (name)": 50.0,
+    "player lookup (code)": 50.0,
+    "club lookup": 50.0,
+    "player page": 100.0,
+    "club page": None,
+    "event page": None,
+    "api player search": 50.0,
+    "api player": 50.0,
+    "api list page": 50.0,
+    "v2 player by code": 50.0,
+}
+RATING_LIST = "/v2/new/api.php?v2/rating_list"
+RATING_LIST_SECONDS = 2.0
+FILE_FORMATS = ("csv", "json", "xlsx")  # the newest list's whole file in each
+
+
+def measure(samples: dict[str, list[str]], count: int, lists: int) -> dict[str, Any]:
+    """Each kind's addresses cold then warm; the full rating list ``lists`` times."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.get("/help/")  # the first request of a process imports views and templates
+    prefix = cache.key_prefix
+    found: dict[str, Any] = {}
+    for number, kind in enumerate(KINDS):
+        urls = list(dict.fromkeys(samples.get(kind, [])))[:count]
+        if not urls:
+            continue
+        # An empty cache for each kind: a code looked up is followed to the player's
+        # page, which must not warm the player pages timed next.
+        cache.key_prefix = f"{prefix}-{number}"
+        cold = [_timed(client, url, count_queries=True) for url in urls]
+        warm = [_timed(client, url) for url in urls]
+        found[kind] = {"cold": _summary(cold), "warm": _summary(warm)}
+        print(_line(kind, found[kind]), flush=True)
+    if lists:
+        cache.key_prefix = f"{prefix}-lists"
+        timed = [_timed(client, RATING_LIST, count_queries=True) for _ in range(lists)]
+        found["v2 rating_list"] = {
+            "cold": _summary(timed[:1]),
+            "warm": _summary(timed[1:] or timed),
+        }
+        print(_line("v2 rating_list", found["v2 rating_list"]), flush=True)
+        for url in samples.get("list file", []):
+            cold = _timed(client, url, count_queries=True)  # exported, then kept
+            warm = [_timed(client, url) for _ in range(max(1, lists - 1))]
+            found[url] = {"cold": _summary([cold]), "warm": _summary(warm)}
+            print(_line(url, found[url]), flush=True)
+    return found
+
+
+def _timed(client: Any, url: str, *, count_queries: bool = False) -> tuple[float, int, int]:
+    """(milliseconds, status, queries) of one request; a code typed in a lookup is
+    followed to the player's page, as a browser does."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    follow = "?q=" in url and url.startswith("/players/")
+    if count_queries:
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            response = client.get(url, follow=follow)
+            elapsed = time.perf_counter() - start
+        made = len(queries)
+    else:
+        start = time.perf_counter()
+        response = client.get(url, follow=follow)
+        elapsed, made = time.perf_counter() - start, 0
+    if response.status_code != 200:
+        print(f"  {url}: status {response.status_code}", file=sys.stderr)
+    return elapsed * 1000, response.status_code, made
+
+
+def _summary(timed: list[tuple[float, int, int]]) -> dict[str, Any]:
+    times = sorted(ms for ms, _, _ in timed)
+    queries = sorted(made for _, _, made in timed)
+
+    def at(share: float) -> float:
+        return times[min(len(times) - 1, round(share * (len(times) - 1)))]
+
+    return {
+        "samples": len(times),
+        "p50": at(0.50),
+        "p95": at(0.95),
+        "max": times[-1],
+        "mean": statistics.fmean(times),
+        "errors": sum(1 for _, status, _ in timed if status != 200),
+        "queries_median": statistics.median(queries),
+        "queries_max": queries[-1],
+    }
+
+
+def _line(kind: str, figures: dict[str, Any]) -> str:
+    cold, warm = figures["cold"], figures["warm"]
+    target = KINDS.get(kind) if kind in KINDS else None
+    if kind == "v2 rating_list":
+        target = RATING_LIST_SECONDS * 1000
+    verdict = ""
+    if target is not None:
+        verdict = "met" if cold["p95"] < target and warm["p95"] < target else "MISSED"
+        verdict = f"  target p95 < {target:.0f}: {verdict}"
+    return (
+        f"{kind:22} n {cold['samples']:>4}  cold p50 {cold['p50']:7.1f} p95 {cold['p95']:7.1f} "
+        f"max {cold['max']:7.1f} (queries {cold['queries_median']:.0f}-{cold['queries_max']})  "
+        f"warm p50 {warm['p50']:6.1f} p95 {warm['p95']:6.1f} max {warm['max']:7.1f} "
+        f"errors {cold['errors'] + warm['errors']}{verdict}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = _arguments().parse_args(argv)
+    if args.home:
+        os.environ["ECFGRADING_HOME"] = str(Path(args.home).resolve())
+    if args.database_url:
+        os.environ["DATABASE_URL"] = args.database_url
+    os.environ["ECFGRADING_CACHE_PREFIX"] = f"bench-pages-{os.getpid()}-{int(time.time())}"
+    os.environ.pop("ECFGRADING_DEBUG", None)
+    samples = sample(args.samples, args.seed, FILE_FORMATS)  # sets Django up
+    whole = [url for url in samples["list download"] if "-" not in url]
+    samples["list file"] = whole  # gradesYYYYMM.csv, .json, .xlsx: every rate
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # as `serve` does
+    load_before = os.getloadavg()
+    database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+    cache = "Redis" if os.environ.get("REDIS_URL") else "database"
+    print(f"database: {database}; cache: {cache}; load average {_load(load_before)}")
+    found = measure(samples, args.samples, args.lists)
+    print(f"load average after {_load(os.getloadavg())}")
+    if args.json:
+        result = {"database": database, "cache": cache, "load_before": load_before}
+        Path(args.json).write_text(json.dumps(result | {"kinds": found}, indent=2))
+
+
+def _load(values: Sequence[float]) -> str:
+    return "/".join(f"{value:.1f}" for value in values)
+
+
+def _arguments() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--home", help="ECFGRADING_HOME of the database (default: as set)")
+    parser.add_argument("--database-url", help="DATABASE_URL (default: as set, or SQLite)")
+    parser.add_argument("--samples", type=int, default=200, help="addresses per kind")
+    parser.add_argument("--lists", type=int, default=5, help="full rating_list requests")
+    parser.add_argument("--seed", type=int, default=2009)
+    parser.add_argument("--json", help="write the figures to this file as well")
+    return parser
+
+
+if __name__ == "__main__":
+    main()
