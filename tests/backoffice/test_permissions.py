@@ -5,7 +5,6 @@ officer's event finds nothing (404, which tells him nothing either)."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,25 +12,22 @@ from django.urls import URLPattern, reverse
 
 from ecfgrading.backoffice import urls as backoffice_urls
 from ecfgrading.registry.models import Event, Submission
+from tests.backoffice import cases_audit, cases_members, cases_team
 from tests.backoffice.conftest import signed_in
+from tests.backoffice.permission_table import (
+    LOGIN,
+    NO_ARGS,
+    OFFICE,
+    PUBLIC,
+    ROLES,
+    SIGNED_IN,
+    Case,
+    open_to,
+)
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "member", "officer", "other officer", "team")
-LOGIN = "login"  # a redirect to the login page
-PUBLIC = dict.fromkeys(ROLES, 200)
-
-
-def _open_to(*roles: str, others: int = 403) -> dict[str, int | str]:
-    """Logged-in roles outside ``roles`` get ``others``; the public goes to the login."""
-    expected: dict[str, int | str] = {"anonymous": LOGIN}
-    for role in ROLES[1:]:
-        expected[role] = 200 if role in roles else others
-    return expected
-
-
-SIGNED_IN = _open_to("member", "officer", "other officer", "team")
-OFFICE = _open_to("officer", "other officer", "team")
+_open_to = open_to
 
 
 @pytest.fixture
@@ -67,9 +63,6 @@ def olgas_event(officer: Any) -> Event:
     return event
 
 
-Case = tuple[str, Callable[[Event], dict[str, Any]], dict[str, int | str]]
-NO_ARGS: Callable[[Event], dict[str, Any]] = lambda event: {}  # noqa: E731
-
 # name -> (method, URL arguments, expected status by role). GET unless said.
 CASES: dict[str, Case] = {
     "home": ("get", NO_ARGS, SIGNED_IN),
@@ -79,7 +72,7 @@ CASES: dict[str, Case] = {
     "password_change_done": ("get", NO_ARGS, _open_to(*ROLES[1:])),
     "password_reset": ("get", NO_ARGS, PUBLIC),
     "password_reset_done": ("get", NO_ARGS, PUBLIC),
-    "password_reset_confirm": ("get", lambda e: {"uidb64": "MQ", "token": "x-y"}, PUBLIC),
+    "password_reset_confirm": ("get", lambda o: {"uidb64": "MQ", "token": "x-y"}, PUBLIC),
     "password_reset_complete": ("get", NO_ARGS, PUBLIC),
     "events": ("get", NO_ARGS, OFFICE),
     "register": ("get", NO_ARGS, OFFICE),
@@ -90,10 +83,23 @@ CASES: dict[str, Case] = {
     # Guessed ids: another officer's event is not found, and so is one that does not exist.
     "download": (
         "get",
-        lambda e: {"event_id": e.id},
+        lambda o: {"event_id": o["event"].id},
         _open_to("officer", "team") | {"other officer": 404},
     ),
 }
+AREAS = (cases_team, cases_members, cases_audit)
+for _area in AREAS:
+    assert not set(_area.CASES) & set(CASES), "a URL name in two tables"
+    CASES |= _area.CASES
+
+
+@pytest.fixture
+def objects(users: dict[str, Any], olgas_event: Event) -> dict[str, Any]:
+    """What the URLs' arguments are made from: olga's event, and each area's own."""
+    found: dict[str, Any] = {"event": olgas_event}
+    for area in AREAS:
+        found |= area.prepare(users)
+    return found
 
 
 def test_every_back_office_url_is_in_the_table() -> None:
@@ -105,10 +111,10 @@ def test_every_back_office_url_is_in_the_table() -> None:
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_url_admits_its_roles_only(
-    name: str, role: str, users: dict[str, Any], olgas_event: Event
+    name: str, role: str, users: dict[str, Any], objects: dict[str, Any]
 ) -> None:
     method, arguments, expected = CASES[name]
-    url = reverse(f"backoffice:{name}", kwargs=arguments(olgas_event))
+    url = reverse(f"backoffice:{name}", kwargs=arguments(objects))
     client = signed_in(users[role])
 
     response = getattr(client, method)(url)

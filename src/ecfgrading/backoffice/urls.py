@@ -4,6 +4,7 @@ reset pages admits named roles only (backoffice.access); tests/backoffice checks
 from django.contrib.auth import views as auth
 from django.urls import path, reverse_lazy
 
+from ecfgrading.backoffice import routes_audit, routes_members, routes_team
 from ecfgrading.backoffice.views import accounts, officers
 
 app_name = "backoffice"
@@ -65,4 +66,7 @@ urlpatterns = [
         auth.PasswordResetCompleteView.as_view(template_name=_T + "password_reset_complete.html"),
         name="password_reset_complete",
     ),
+    *routes_team.urlpatterns,
+    *routes_members.urlpatterns,
+    *routes_audit.urlpatterns,
 ]

@@ -24,24 +24,36 @@ from ecfgrading.registry.models.lists import (
     StoredPeriodTotal,
     assert_version_editable,
 )
+from ecfgrading.registry.models.office import (
+    Amendment,
+    ChaseRecord,
+    DirectMember,
+    ForeignResult,
+    OutboxMessage,
+)
 from ecfgrading.registry.models.people import Club, ClubMembership, County, Player, PlayerAlias
 from ecfgrading.registry.models.sequences import Sequence
 
 __all__ = [
+    "Amendment",
     "AuditLog",
     "CategoryChoice",
+    "ChaseRecord",
     "Club",
     "ClubMembership",
     "Colour",
     "County",
+    "DirectMember",
     "Event",
     "Feedback",
+    "ForeignResult",
     "Game",
     "GradingList",
     "IdentityChange",
     "ListEntry",
     "ListVersion",
     "NotGradedReason",
+    "OutboxMessage",
     "PendingIdentification",
     "PlayRate",
     "Player",

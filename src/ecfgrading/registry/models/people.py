@@ -214,6 +214,11 @@ class ClubMembership(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
     first_season = models.PositiveSmallIntegerField()
     last_season = models.PositiveSmallIntegerField()
+    ended_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text="Ended by hand by the grading team: no longer shown, kept for identification.",
+    )
 
     class Meta:
         ordering = ("player", "-last_season", "club")

@@ -1,0 +1,256 @@
+"""Mail: every message goes through the outbox (``OutboxMessage``), kept with its status,
+sent by the mail worker and retried on failure (issue 11, item 5).
+
+``queue_mail`` only writes a row (and, once the row is committed, asks the worker to
+deliver); ``deliver_due`` is what the worker runs: it sends each message that is due
+through Django's SMTP backend, as plain text with the HTML alternative when there is one.
+A message the server refuses or cannot take is tried again later, each wait twice the
+one before (``MAIL_RETRY_SECONDS``), and marked failed after ``MAIL_MAX_ATTEMPTS`` tries.
+Nothing here sends inside a web request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import smtplib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from ecfgrading.registry.models import OutboxMessage
+
+log = logging.getLogger(__name__)
+
+# While one worker sends a message, others leave it alone for this long (a lease, not a
+# lock: no transaction stays open while the SMTP server answers).
+LEASE = dt.timedelta(minutes=10)
+# However many tries, a retry waits at most this long.
+LONGEST_WAIT = dt.timedelta(hours=6)
+
+Progress = Callable[[int, int, str], None]  # done, total, what
+
+
+def queue_mail(
+    kind: str,
+    to: str,
+    subject: str,
+    text: str,
+    *,
+    html: str = "",
+    key: str | None = None,
+) -> OutboxMessage:
+    """Queue one message; with a ``key`` already queued, the earlier message is returned
+    and nothing is queued twice. The worker is asked to send it once it is committed."""
+    if key is not None:
+        found = OutboxMessage.objects.filter(key=key).first()
+        if found is not None:
+            return found
+    message = OutboxMessage.objects.create(
+        kind=kind, to=to, subject=subject, body_text=text, body_html=html, key=key
+    )
+    transaction.on_commit(_ask_worker)
+    return message
+
+
+def _ask_worker() -> None:
+    from ecfgrading.services.mail_tasks import request_delivery
+
+    request_delivery()
+
+
+def due(now: dt.datetime | None = None) -> list[OutboxMessage]:
+    """The queued messages whose time has come, oldest first."""
+    moment = now or timezone.now()
+    return list(
+        OutboxMessage.objects.filter(
+            status=OutboxMessage.Status.QUEUED, next_attempt_at__lte=moment
+        ).order_by("next_attempt_at", "id")
+    )
+
+
+def retry_wait(attempts: int) -> dt.timedelta:
+    """The wait after the ``attempts``-th failure: 1, 2, 4... times the first wait."""
+    first = dt.timedelta(seconds=settings.MAIL_RETRY_SECONDS)
+    return min(first * 2 ** max(attempts - 1, 0), LONGEST_WAIT)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What one run of the sender did."""
+
+    sent: int
+    retrying: int  # failed this time, to be tried again
+    failed: int  # failed for the last time
+    next_attempt_at: dt.datetime | None  # the earliest retry still queued, if any
+
+    def to_text(self) -> str:
+        text = f"{self.sent} sent, {self.retrying} to retry, {self.failed} failed"
+        if self.next_attempt_at is not None:
+            text += f"; next try at {timezone.localtime(self.next_attempt_at):%Y-%m-%d %H:%M}"
+        return text
+
+
+def deliver_due(*, now: dt.datetime | None = None, progress: Progress | None = None) -> Delivery:
+    """Send every message that is due, each marked sent, or its error recorded and a
+    retry set. One SMTP connection serves the run; a message another worker has claimed
+    is skipped."""
+    waiting = due(now)
+    sent = retrying = failed = 0
+    with get_connection() as connection:
+        for done, message in enumerate(waiting):
+            if progress:
+                progress(done, len(waiting), message.to)
+            if not _claim(message):
+                continue
+            outcome = _send(connection, message)
+            sent += outcome == OutboxMessage.Status.SENT
+            failed += outcome == OutboxMessage.Status.FAILED
+            retrying += outcome == OutboxMessage.Status.QUEUED
+    if progress:
+        progress(len(waiting), len(waiting), "")
+    return Delivery(sent, retrying, failed, next_retry())
+
+
+def next_retry() -> dt.datetime | None:
+    """When the earliest queued message is next due."""
+    return (
+        OutboxMessage.objects.filter(status=OutboxMessage.Status.QUEUED)
+        .order_by("next_attempt_at")
+        .values_list("next_attempt_at", flat=True)
+        .first()
+    )
+
+
+def _claim(message: OutboxMessage) -> bool:
+    """Take the message for this worker: one UPDATE that succeeds for one worker only."""
+    now = timezone.now()
+    taken = OutboxMessage.objects.filter(
+        pk=message.pk,
+        status=OutboxMessage.Status.QUEUED,
+        next_attempt_at=message.next_attempt_at,
+    ).update(next_attempt_at=now + LEASE)
+    return taken == 1
+
+
+def _email(message: OutboxMessage, connection: object) -> EmailMultiAlternatives:
+    email = EmailMultiAlternatives(
+        message.subject,
+        message.body_text,
+        settings.DEFAULT_FROM_EMAIL,
+        [message.to],
+        connection=connection,
+    )
+    if message.body_html:
+        email.attach_alternative(message.body_html, "text/html")
+    return email
+
+
+def _send(connection: object, message: OutboxMessage) -> str:
+    """Send one claimed message and record what became of it."""
+    message.attempts += 1
+    now = timezone.now()
+    try:
+        _email(message, connection).send()
+    except (OSError, smtplib.SMTPException) as error:
+        log.warning(
+            "mail %s to %s not sent (try %s): %s", message.pk, message.to, message.attempts, error
+        )
+        message.last_error = _said(error)
+        if message.attempts >= settings.MAIL_MAX_ATTEMPTS:
+            message.status = OutboxMessage.Status.FAILED
+        message.next_attempt_at = now + retry_wait(message.attempts)
+        _close_quietly(connection)
+    else:
+        message.status = OutboxMessage.Status.SENT
+        message.sent_at = now
+        message.last_error = ""
+    message.save(update_fields=["attempts", "status", "last_error", "next_attempt_at", "sent_at"])
+    return str(message.status)
+
+
+def _said(error: BaseException) -> str:
+    """The server's answer in words, e.g. '451 try again later'."""
+    if isinstance(error, smtplib.SMTPResponseException):
+        text = (
+            error.smtp_error.decode("utf-8", "replace")
+            if isinstance(error.smtp_error, bytes)
+            else str(error.smtp_error)
+        )
+        return f"{error.smtp_code} {text}"
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        answers = [
+            f"{code} {text.decode('utf-8', 'replace')}" for code, text in error.recipients.values()
+        ]
+        return "; ".join(answers) or str(error)
+    return f"{type(error).__name__}: {error}"
+
+
+def _close_quietly(connection: object) -> None:
+    """After a failure the connection may be half-open: the next message opens anew."""
+    close = getattr(connection, "close", None)
+    if close is not None:
+        with contextlib.suppress(OSError, smtplib.SMTPException):
+            close()
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One message as the outbox page and ``mail send --dry-run`` show it."""
+
+    id: int
+    kind: str
+    to: str
+    subject: str
+    status: str
+    status_words: str
+    attempts: int
+    last_error: str
+    created_at: dt.datetime
+    next_attempt_at: dt.datetime
+    sent_at: dt.datetime | None
+    has_html: bool
+
+
+def outbox(*, status: str = "", limit: int = 200) -> list[OutboxRow]:
+    """The latest messages, newest first; ``status`` keeps one status."""
+    rows = OutboxMessage.objects.all()
+    if status:
+        rows = rows.filter(status=status)
+    return [_row(message) for message in rows[:limit]]
+
+
+def waiting_rows(now: dt.datetime | None = None) -> list[OutboxRow]:
+    """What a send would deliver now (the dry run)."""
+    return [_row(message) for message in due(now)]
+
+
+def outbox_counts() -> dict[str, int]:
+    """Messages by status, every status named."""
+    counts = dict.fromkeys(OutboxMessage.Status.values, 0)
+    for row in OutboxMessage.objects.values("status").annotate(n=Count("id")).order_by():
+        counts[row["status"]] = row["n"]
+    return counts
+
+
+def _row(message: OutboxMessage) -> OutboxRow:
+    return OutboxRow(
+        id=message.pk,
+        kind=message.kind,
+        to=message.to,
+        subject=message.subject,
+        status=message.status,
+        status_words=message.get_status_display(),
+        attempts=message.attempts,
+        last_error=message.last_error,
+        created_at=message.created_at,
+        next_attempt_at=message.next_attempt_at,
+        sent_at=message.sent_at,
+        has_html=bool(message.body_html),
+    )

@@ -1,0 +1,18 @@
+"""Permission cases of the audit pages, merged into test_permissions.CASES: URL name ->
+(method, URL arguments from the prepared objects, expected status by role)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.backoffice.permission_table import NO_ARGS, TEAM, Case
+
+CASES: dict[str, Case] = {
+    # The audit log names officers, members and what they sent: the grading team's only.
+    "audit": ("get", NO_ARGS, TEAM),
+}
+
+
+def prepare(users: dict[str, Any]) -> dict[str, Any]:
+    """Objects this area's URLs need, by name (the table's argument functions read them)."""
+    return {}
