@@ -338,7 +338,8 @@ def _accepted(figures: list[dict[str, Any]]) -> str:
         return "; ".join(failed)
     accepted = sum(row.get("accepted", 0) for row in figures)
     files = sum(row.get("files", 0) for row in figures)
-    return f"{accepted:,} of {files:,} files accepted"
+    cpu = sum(row.get("cpu", 0.0) for row in figures)
+    return f"{accepted:,} of {files:,} files accepted, CPU {cpu:.1f} s"
 
 
 # The child -------------------------------------------------------------------------------
@@ -401,13 +402,15 @@ def _share(directory: Path, names: list[str], share: str) -> dict[str, Any]:
 
     files = [(name, (directory / "results" / name).read_bytes()) for name in names]
     started = time.time()  # wall clock: two processes' spans are compared
-    results = import_files(files, sender=f"bench {share}")
+    with cpu_used() as used:
+        results = import_files(files, sender=f"bench {share}")
     ended = time.time()
     return {
         "step": f"share {share}",
         "seconds": ended - started,
         "started": started,
         "ended": ended,
+        "cpu": sum(used),
         "files": len(files),
         "accepted": sum(1 for result in results if result.accepted),
     }
@@ -426,9 +429,11 @@ def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
             print(f"  {done:,}/{total:,} files, {elapsed:.0f} s", file=sys.stderr, flush=True)
 
     # One batch, as `results import` runs it: the players on record are indexed once.
-    results = import_files(files, sender="bench", progress=progress)
+    with cpu_used() as used:
+        results = import_files(files, sender="bench", progress=progress)
     seconds = time.perf_counter() - start
     accepted = sum(1 for result in results if result.accepted)
+    ours, server = used
     return [
         {
             "step": "results import",
@@ -437,8 +442,48 @@ def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
             "rate": _per(games, seconds, "games"),
         },
         {"step": "  files accepted", "amount": f"{accepted:,} of {len(paths):,}"},
+        {
+            "step": "  CPU: importer + database server",
+            "amount": f"{ours:.1f} s + {server:.1f} s",
+            "seconds": ours + server,
+            "rate": _per(games, ours + server, "games"),
+        },
         *_single_file(files),
     ]
+
+
+@contextmanager
+def cpu_used() -> Iterator[list[float]]:
+    """CPU seconds taken meanwhile by this process and by its PostgreSQL server process
+    (read from /proc, the server being on this machine; 0 on SQLite, whose work is this
+    process's). Unlike the wall clock, hardly moved by other work on a shared machine."""
+    used = [0.0, 0.0]
+    backend = _backend_ticks()
+    start, server = time.process_time(), backend()
+    try:
+        yield used
+    finally:
+        used[0], used[1] = time.process_time() - start, backend() - server
+
+
+def _backend_ticks() -> Callable[[], float]:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return lambda: 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    stat = Path(f"/proc/{pid}/stat")
+
+    def seconds() -> float:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0  # a server elsewhere, or not ours to read
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+    return seconds
 
 
 def _single_file(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:

@@ -3,11 +3,24 @@ clubs, and files left behind by an interrupted run (issue 8)."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
+from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from ecfgrading.registry.models import Game, PendingIdentification, Player, Submission
+from ecfgrading.registry.models import (
+    AuditLog,
+    Club,
+    ClubMembership,
+    Game,
+    PendingIdentification,
+    Player,
+    Submission,
+)
+from ecfgrading.services.changes import current_mark
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.results.ingest import (
@@ -18,6 +31,8 @@ from ecfgrading.services.results.ingest import (
     retry,
     store_raw,
 )
+from ecfgrading.services.results.records import load_record_index
+from ecfgrading.services.results.registry_cache import RegistryCache
 from ecfgrading.services.results.view import RegistryView
 from tests.services.results_text import results_file
 
@@ -39,6 +54,11 @@ def a_file(code: str, *players: str) -> bytes:
     pins = list(range(1, len(players) + 1))
     games = [game(pins[0], pin) for pin in pins[1:]]
     return results_file(list(players), games, code=code)
+
+
+def stored(report: dict[str, Any]) -> Any:
+    """A report as the database gives it back (JSON: tuples come back as lists)."""
+    return json.loads(json.dumps(report))
 
 
 def importer() -> ResultsImporter:
@@ -141,3 +161,110 @@ def test_a_batch_holding_one_file_twice_imports_it_once() -> None:
     assert first.accepted and not first.already
     assert second.already and second.submission_id == first.submission_id
     assert Submission.objects.count() == 1 and Game.objects.count() == 1
+
+
+# --- holding costs no speed: what each file asks the database (issue 8) ------------------
+
+
+def test_after_its_own_write_a_view_is_marked_as_the_database_stands() -> None:
+    """The mark a view moves to after its own write is worked out from the ids the write
+    gave, not read again: it must be what ``current_mark`` reads, for each table the
+    write added to (a new player, club and membership; a birth date and a season learnt
+    in place)."""
+    bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    walsall = Club.objects.create(name="Walsall")
+    ClubMembership.objects.create(player=bloggs, club=walsall, first_season=2012, last_season=2012)
+    view = RegistryView()
+    before = current_mark()
+    born = f"{BLOGGS}#DATE OF BIRTH=03/04/1970"  # the records lack it: learnt in place
+    data = a_file("AA00001", born, newcomer(2, "Newman, Ned", club="Newtown"))
+    assert ResultsImporter(view=view).import_file(data, "a.txt").accepted
+    after = current_mark()
+    # The file added to every table a view marks but aliases: season 2013 widened the
+    # Walsall membership (2012 only), Ned and his club and membership are new.
+    assert (after.player, after.club, after.membership) > (before.player, before.club, 0)
+    assert after.membership > before.membership and after.change > before.change
+    assert after.alias == before.alias
+    assert view.mark == after
+
+
+def test_a_file_into_a_warm_view_reads_the_mark_once_and_no_status_apart() -> None:
+    """Per file, one query tells what others changed (the mark), and whether the stored
+    file still waits is asked by the UPDATE that accepts it, not by a query of its own."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    warm = importer()
+    assert warm.import_file(a_file("AA00001", BLOGGS, newcomer(2, "Newman, Ned")), "a").accepted
+    second = a_file("BB00002", BLOGGS, newcomer(2, "Newman, Ned"), newcomer(3, "Old, Olga"))
+    with CaptureQueriesContext(connection) as seen:
+        assert warm.import_file(second, "b").accepted
+    sql = [query["sql"] for query in seen.captured_queries]
+    marks = [q for q in sql if "MAX" in q and "registry_identitychange" in q]
+    assert len(marks) == 1
+    by_id = 'FROM "registry_submission" WHERE "registry_submission"."id" ='
+    assert not [q for q in sql if q.startswith("SELECT") and by_id in q]
+    settled = [q for q in sql if q.startswith('UPDATE "registry_submission"') and "accepted" in q]
+    assert len(settled) == 1 and "received" in settled[0]
+
+
+def test_a_file_done_elsewhere_meanwhile_leaves_nothing_of_the_late_import() -> None:
+    """The late import finds out only when it marks the file accepted; everything it
+    wrote is rolled back, and its view, which had taken some of it in, starts afresh."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    data = a_file("AA00001", BLOGGS, newcomer(2, "Newman, Ned", club="Newtown"))
+    left = store_raw(data, "x", "", None)
+    late = importer()
+    assert len(late.index) == 1  # loaded before the other process imported the file
+    first = importer().import_stored(left)
+    assert first.accepted
+    again = late.import_stored(left)
+    assert again.already and again.accepted
+    assert Game.objects.count() == 1 and Player.objects.filter(surname="Newman").count() == 1
+    assert Club.objects.filter(name="Newtown").count() == 1
+    assert AuditLog.objects.filter(action="import results").count() == 1
+    left.refresh_from_db()
+    assert left.status == Submission.Status.ACCEPTED
+    assert left.report == stored(first.feedback.as_dict())
+    # The late view still serves: Ned is on record, linked, not created again.
+    assert late.import_file(a_file("BB00002", BLOGGS, newcomer(2, "Newman, Ned")), "b").accepted
+    assert Player.objects.filter(surname="Newman").count() == 1
+
+
+def test_a_file_rejected_elsewhere_meanwhile_keeps_that_report() -> None:
+    """A code held by another name is an error found under the lock; a late run of the
+    same stored file reports it done, rewriting nothing."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    wrong = "#PIN=1#BCF CODE=261619B#NAME=Zebedee, Zak#CLUB NAME=Walsall"
+    left = store_raw(a_file("AA00001", wrong, newcomer(2, "Newman, Ned")), "x", "", None)
+    late = importer()
+    assert len(late.index) == 1
+    first = importer().import_stored(left)
+    assert not first.accepted
+    again = late.import_stored(left)
+    assert again.already and not again.accepted
+    left.refresh_from_db()
+    assert left.status == Submission.Status.REJECTED
+    assert left.report == stored(first.feedback.as_dict())
+    assert not Game.objects.exists() and not Player.objects.filter(surname="Newman").exists()
+
+
+def test_views_after_another_importers_file_hold_what_a_fresh_load_reads() -> None:
+    """The importer that wrote a file applies it in memory; the other reloads the players
+    it changed (their clubs, seasons and birth dates read once for index and cache).
+    Both must then hold what loading everything afresh would."""
+    bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    walsall = Club.objects.create(name="Walsall")
+    ClubMembership.objects.create(player=bloggs, club=walsall, first_season=2012, last_season=2012)
+    first, second = importer(), importer()
+    assert len(first.index) == len(second.index) == 1
+    born = f"{BLOGGS}#DATE OF BIRTH=03/04/1970"
+    data = a_file("AA00001", born, newcomer(2, "Newman, Ned", "01/02/2003", club="Newtown"))
+    assert first.import_file(data, "a.txt").accepted
+    second.view.catch_up()
+    fresh_index, fresh_cache = load_record_index(), RegistryCache.load()
+    for view in (first.view, second.view):
+        assert view.mark == current_mark()
+        for pid in Player.objects.values_list("id", flat=True):
+            assert view.index.record(pid) == fresh_index.record(pid)
+        assert view.cache.memberships == fresh_cache.memberships
+        assert view.cache.births_known == fresh_cache.births_known
+        assert view.cache.club_names == fresh_cache.club_names

@@ -372,3 +372,20 @@ def test_the_same_bytes_sent_again_are_skipped_saying_so() -> None:
         f"a-again.txt: already accepted as submission {first.submission_id}; skipped"
     )
     assert Submission.objects.count() == 1 and Game.objects.count() == 2
+
+
+def test_a_queued_players_candidates_are_named_as_on_record() -> None:
+    """The report names each candidate by his code and name as the records hold them;
+    the importer takes them from the index it identified with (issue 8: no query)."""
+    first, second = player(100001, "Smith", "John"), player(100002, "Smith", "John")
+    member(first, "Anytown")
+    member(second, "Otherton")
+    entry = "#PIN=2#NAME=Smith, John#CLUB NAME=Newtown"
+    outcome = import_results(results_file([BLOGGS, entry], TWO_GAMES), filename="x.txt")
+    (waiting,) = outcome.feedback.pending
+    named = sorted((c.player_id, c.code, c.name) for c in waiting.candidates)
+    assert named == [(p.id, p.ref, "Smith, John") for p in (first, second)]
+    stored = Submission.objects.get().report["pending"][0]["candidates"]
+    assert sorted((c["code"], c["name"]) for c in stored) == [
+        (p.ref, "Smith, John") for p in (first, second)
+    ]

@@ -46,6 +46,19 @@ class Mark:
             return False
         return all(now >= then for now, then in zip(astuple(self), astuple(earlier), strict=True))
 
+    def past(self, written: Mark) -> Mark:
+        """This mark moved past rows its holder added itself (``written`` gives the highest
+        id of each table, 0 for none): what ``current_mark`` would read, without asking,
+        as long as no one else can have written meanwhile (the registry lock)."""
+        return Mark(
+            player=max(self.player, written.player),
+            membership=max(self.membership, written.membership),
+            alias=max(self.alias, written.alias),
+            change=max(self.change, written.change),
+            club=max(self.club, written.club),
+            epoch=self.epoch,
+        )
+
 
 @dataclass(frozen=True)
 class Changes:
@@ -89,30 +102,53 @@ def changes_since(seen: Mark) -> Changes:
     """Every player added or changed after ``seen``; aliases name their player.
 
     The caller checks ``changes.mark.follows(seen)`` first: if not, load everything.
+    Between two files of one importer, this is what another importer's file left: one
+    query for the mark, and one for the rows past it of all five tables.
     """
     now = current_mark()
     if now == seen or not now.follows(seen):
         return Changes(now, frozenset())
-    players = {
-        *_between(Player.objects, "id", seen.player, now.player),
-        *_between(ClubMembership.objects, "player_id", seen.membership, now.membership),
-        *_between(PlayerAlias.objects, "player_id", seen.alias, now.alias),
-        *_between(IdentityChange.objects, "player_id", seen.change, now.change),
-    }
-    clubs = tuple(_between(Club.objects, "id", seen.club, now.club))
-    return Changes(now, frozenset(players), clubs)
+    found = _past(seen, now)
+    players = frozenset(pk for table, pk in found if table != "club")
+    clubs = tuple(sorted(pk for table, pk in found if table == "club"))
+    return Changes(now, players, clubs)
 
 
-def note_changed(player_ids: Iterable[int]) -> None:
-    """Players whose name, birth date, clubs or survival changed in place."""
+# What each marked table names, past a mark: the player (the club, for clubs).
+_NAMED = (
+    (Player, "player", "id"),
+    (ClubMembership, "membership", "player_id"),
+    (PlayerAlias, "alias", "player_id"),
+    (IdentityChange, "change", "player_id"),
+    (Club, "club", "id"),
+)
+
+
+def _past(seen: Mark, now: Mark) -> list[tuple[str, int]]:
+    """(table, id named) for every row added between the two marks, in one statement."""
+    quote = connection.ops.quote_name
+    parts, params = [], []
+    for model, part, column in _NAMED:
+        low, high = getattr(seen, part), getattr(now, part)
+        if high <= low:
+            continue
+        table, pk, named = quote(model._meta.db_table), quote(model._meta.pk.column), quote(column)
+        parts.append(f"SELECT '{part}', {named} FROM {table} WHERE {pk} > %s AND {pk} <= %s")
+        params += [low, high]
+    if not parts:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        return [(str(part), int(pk)) for part, pk in cursor.fetchall()]
+
+
+def note_changed(player_ids: Iterable[int]) -> int | None:
+    """Players whose name, birth date, clubs or survival changed in place; the highest id
+    of the rows noting them (0 for none, None if the database did not return the ids)."""
     ids = sorted(set(player_ids))
     if not ids:
-        return
-    IdentityChange.objects.bulk_create(IdentityChange(player_id=pid) for pid in ids)
-
-
-def _between(manager: object, column: str, low: int, high: int) -> list[int]:
-    if high <= low:
-        return []
-    rows = manager.filter(id__gt=low, id__lte=high)  # type: ignore[attr-defined]
-    return list(rows.values_list(column, flat=True))
+        return 0
+    made = IdentityChange.objects.bulk_create(IdentityChange(player_id=pid) for pid in ids)
+    if any(row.id is None for row in made):
+        return None
+    return max(row.id for row in made)

@@ -4,7 +4,8 @@ brought up to date a few at a time when other imports changed them."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
@@ -14,6 +15,7 @@ from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.merge import Survivors
 
 _FIELDS = ("id", "code", "surname", "forenames", "date_of_birth")
+_MEMBERSHIP = ("id", "player_id", "club_id", "first_season", "last_season")
 
 
 def load_record_index() -> RecordIndex:
@@ -24,22 +26,45 @@ def load_record_index() -> RecordIndex:
     return RecordIndex.build(records, _aliases())
 
 
-def reload_records(index: RecordIndex, player_ids: Collection[int]) -> None:
-    """Bring these players into ``index`` as they now stand: new, changed, merged away."""
-    final = Survivors().final
+@dataclass(frozen=True)
+class Reloaded:
+    """What reloading players read that the cache of memberships and birth dates needs
+    too (services.results.registry_cache): read once for both."""
+
+    memberships: list[tuple[int, int, int, int, int]]  # id, player, club, first, last season
+    born: set[int]  # the players among them with a date of birth
+
+
+def reload_records(index: RecordIndex, player_ids: Collection[int]) -> Reloaded:
+    """Bring these players into ``index`` as they now stand: new, changed, merged away.
+
+    It runs before each file whenever another process imported meanwhile (a few dozen
+    players each time), so the merges are read only when a code needs them.
+    """
+    final: dict[int, int] | None = None
+    reloaded = Reloaded([], set())
     for chunk in _chunks(sorted(player_ids)):
-        codes, names = _clubs(ClubMembership.objects.filter(player_id__in=chunk))
-        rows = Player.objects.filter(id__in=chunk).values_list(*_FIELDS, "merged_into_id")
+        memberships = ClubMembership.objects.filter(player_id__in=chunk).order_by()
+        rows = list(memberships.values_list(*_MEMBERSHIP, "club__code", "club__name"))
+        reloaded.memberships.extend(row[:5] for row in rows)
+        codes, names = _club_sets((pid, code, name) for _, pid, _, _, _, code, name in rows)
+        players = Player.objects.filter(id__in=chunk).values_list(*_FIELDS, "merged_into_id")
         gone = []
-        for *row, merged_into in rows:
+        for *row, merged_into in players:
+            if row[4] is not None:  # date_of_birth
+                reloaded.born.add(row[0])
             if merged_into is None:
                 index.replace(_record(tuple(row), codes, names))
             else:
                 index.remove(row[0])
                 gone.append((row[1], row[0]))
-        aliases = PlayerAlias.objects.filter(player_id__in=chunk).values_list("code", "player_id")
-        for code, player_id in [*gone, *aliases]:
-            _claim(index, code, final.get(player_id, player_id))
+        aliases = PlayerAlias.objects.filter(player_id__in=chunk).order_by()
+        claimed = [*gone, *aliases.values_list("code", "player_id")]
+        if claimed:
+            final = Survivors().final if final is None else final
+            for code, player_id in claimed:
+                _claim(index, code, final.get(player_id, player_id))
+    return reloaded
 
 
 def _claim(index: RecordIndex, code: int, player_id: int) -> None:
@@ -64,10 +89,17 @@ def _clubs(
     memberships: QuerySet[ClubMembership],
 ) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
     """Each player's club codes and club names."""
+    # Unordered: sets are filled; the default ordering would also join the players.
+    rows = memberships.order_by().values_list("player_id", "club__code", "club__name")
+    return _club_sets(rows.iterator(chunk_size=20_000))
+
+
+def _club_sets(
+    rows: Iterable[tuple[int, str | None, str]],
+) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
     codes: dict[int, set[str]] = defaultdict(set)
     names: dict[int, set[str]] = defaultdict(set)
-    rows = memberships.values_list("player_id", "club__code", "club__name")
-    for player_id, club_code, club_name in rows.iterator(chunk_size=20_000):
+    for player_id, club_code, club_name in rows:
         if club_code:
             codes[player_id].add(club_code)
         names[player_id].add(club_name)
@@ -94,7 +126,7 @@ def record_of(player: Player, club_code: str = "", club_name: str = "") -> Playe
 
 def _aliases() -> dict[int, int]:
     """Old codes, and codes of merged players, mapped to the surviving player's id."""
-    aliases = dict(PlayerAlias.objects.values_list("code", "player_id"))
+    aliases = dict(PlayerAlias.objects.order_by().values_list("code", "player_id"))
     final = Survivors().final
     for player_id, code in Player.objects.filter(id__in=final).values_list("id", "code"):
         aliases.setdefault(code, final[player_id])

@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 from ecfgrading.registry.models import Club, ClubMembership, County, Player
 from ecfgrading.services.bulk import IN_CHUNK, update_rows
-from ecfgrading.services.changes import Changes, note_changed
+from ecfgrading.services.changes import Changes
+from ecfgrading.services.results.records import Reloaded
 
 
 class Seasons(NamedTuple):
@@ -57,14 +58,16 @@ class RegistryCache:
     @classmethod
     def load(cls) -> RegistryCache:
         cache = cls.load_clubs()
-        rows = ClubMembership.objects.values_list(
+        # Unordered throughout: the default orderings of memberships and players (by
+        # names) would join and sort whole tables for what only fills dicts and sets.
+        rows = ClubMembership.objects.order_by().values_list(
             "id", "player_id", "club_id", "first_season", "last_season"
         )
         cache.memberships = {
             (p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows.iterator(chunk_size=50_000)
         }
-        known = Player.objects.filter(date_of_birth__isnull=False).values_list("id", flat=True)
-        cache.births_known = set(known.iterator(chunk_size=50_000))
+        known = Player.objects.filter(date_of_birth__isnull=False).order_by()
+        cache.births_known = set(known.values_list("id", flat=True).iterator(chunk_size=50_000))
         return cache
 
     @classmethod
@@ -116,38 +119,45 @@ class RegistryCache:
     def load_memberships_of(self, player_ids: Collection[int]) -> None:
         ids = sorted(player_ids)
         for start in range(0, len(ids), IN_CHUNK):
-            rows = ClubMembership.objects.filter(
-                player_id__in=ids[start : start + IN_CHUNK]
-            ).values_list("id", "player_id", "club_id", "first_season", "last_season")
+            rows = (
+                ClubMembership.objects.filter(player_id__in=ids[start : start + IN_CHUNK])
+                .order_by()  # not by the players' and clubs' names: two joins and a sort
+                .values_list("id", "player_id", "club_id", "first_season", "last_season")
+            )
             self.memberships.update({(p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows})
 
-    def catch_up(self, changes: Changes) -> None:
+    def catch_up(self, changes: Changes, reloaded: Reloaded) -> None:
         """What other imports recorded since the cache was loaded: new clubs, and the
-        memberships and birth dates of the players they changed."""
+        memberships and birth dates of the players they changed (as the view's reload
+        of those players read them)."""
         clubs = Club.objects.filter(id__in=changes.clubs) if changes.clubs else Club.objects.none()
         for pk, code, name, county, location in clubs.order_by("id").values_list(
             "id", "code", "name", "county_id", "is_location"
         ):
             self._remember_club(pk, code or "", name + ("*" if location else ""), county)
-        self.load_memberships_of(changes.players)
-        ids = sorted(changes.players)
-        for start in range(0, len(ids), IN_CHUNK):
-            born = Player.objects.filter(
-                id__in=ids[start : start + IN_CHUNK], date_of_birth__isnull=False
-            )
-            self.births_known.update(born.values_list("id", flat=True))
+        for pk, player, club, first, last in reloaded.memberships:
+            self.memberships[(player, club)] = Seasons(pk, first, last)
+        self.births_known.update(reloaded.born)
 
-    def note_births(self, births: dict[int, date]) -> None:
-        """A date of birth the records lack is taken from the file (G20 needs it)."""
+    def note_births(self, births: dict[int, date]) -> list[int]:
+        """A date of birth the records lack is taken from the file (G20 needs it).
+
+        Returns the players changed in place: the caller notes them (``note_changed``,
+        once for the whole file), so that other importers' views learn it.
+        """
         missing = [
             _BirthUpdate(day, pid) for pid, day in births.items() if pid not in self.births_known
         ]
         update_rows(Player, _BirthUpdate._fields[:-1], missing)
-        note_changed(row.id for row in missing)  # other importers' indexes must learn it
         self.births_known.update(row.id for row in missing)
+        return [row.id for row in missing]
 
-    def note_memberships(self, pairs: set[tuple[int, int]], season: int) -> None:
-        """First and last season each player was seen with each club."""
+    def note_memberships(self, pairs: set[tuple[int, int]], season: int) -> list[int]:
+        """First and last season each player was seen with each club.
+
+        Returns the players whose membership was widened in place, for the caller to
+        note: other caches must reload it (new memberships are found by their ids).
+        """
         new = [pair for pair in pairs if pair not in self.memberships]
         changed, widened = [], []
         for pair in pairs - set(new):
@@ -157,7 +167,6 @@ class RegistryCache:
                 changed.append(_SeasonsUpdate(seasons.first_season, seasons.last_season, known.id))
                 widened.append(pair[0])
         update_rows(ClubMembership, _SeasonsUpdate._fields[:-1], changed)
-        note_changed(widened)  # a season widened in place: other caches must reload it
         made = ClubMembership.objects.bulk_create(
             ClubMembership(player_id=p, club_id=c, first_season=season, last_season=season)
             for p, c in new
@@ -166,3 +175,4 @@ class RegistryCache:
             self.memberships[(member.player_id, member.club_id)] = Seasons(
                 member.id, season, season
             )
+        return widened

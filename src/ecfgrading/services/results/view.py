@@ -58,25 +58,35 @@ class RegistryView:
         if not changes.mark.follows(self._mark):
             self.drop()  # another database, a restore, or rows a rollback took back
             return
-        if changes.players:
-            reload_records(self.index, changes.players)
-        self.cache.catch_up(changes)
+        reloaded = reload_records(self.index, changes.players)
+        self.cache.catch_up(changes, reloaded)
         self._mark = changes.mark
 
     def took(self, touched: Touched) -> None:
         """What this importer itself just wrote, under the registry lock: applied in
-        memory, and the mark moved past it (no one else can have written meanwhile)."""
+        memory, and the mark moved past it (no one else can have written meanwhile, so
+        the ids the write gave are the highest; read only when the database kept them)."""
         index, names = self.index, self.cache.club_names
-        for record in touched.created:
-            index.replace(record)
+        records = {record.id: record for record in touched.created}
         for player_id, club in touched.clubs:
             code, name = names.get(club, ("", ""))
-            _join(index, player_id, code, name)
+            known = records.get(player_id) or index.record(player_id)
+            if known is not None:
+                records[player_id] = _joined(known, code, name)
         for player_id, born in touched.births.items():
-            known = index.record(player_id)
+            known = records.get(player_id) or index.record(player_id)
             if known is not None and known.date_of_birth is None:
-                index.replace(replace(known, date_of_birth=born))
-        self._mark = current_mark()
+                records[player_id] = replace(known, date_of_birth=born)
+        for player_id, record in records.items():
+            if record is not index.record(player_id):  # each changed record indexed once
+                index.replace(record)
+        written = touched.written
+        self._mark = self._mark.past(written) if written is not None else current_mark()
+
+    @property
+    def mark(self) -> Mark:
+        """What the view has seen of each table (tests compare it with ``current_mark``)."""
+        return self._mark
 
     def drop(self) -> None:
         """Forget everything (a failed write may have left rows a rollback removed)."""
@@ -87,13 +97,13 @@ class RegistryView:
         self._index, self._cache, self._mark = load_record_index(), RegistryCache.load(), mark
 
 
-def _join(index: RecordIndex, player_id: int, code: str, name: str) -> None:
-    """The club joins the record's clubs, as stored (a location without its '*')."""
+def _joined(record: PlayerRecord, code: str, name: str) -> PlayerRecord:
+    """The record with the club among its clubs, as stored (a location without its '*');
+    the very same record when it has it already."""
     name = name.removesuffix("*").strip()
-    record = index.record(player_id)
-    if record is None or (name in record.club_names and (not code or code in record.club_codes)):
-        return
-    index.replace(_with_club(record, code, name))
+    if name in record.club_names and (not code or code in record.club_codes):
+        return record
+    return _with_club(record, code, name)
 
 
 def _with_club(record: PlayerRecord, code: str, name: str) -> PlayerRecord:
