@@ -627,6 +627,146 @@ def identify_resolve(case: int, code: str | None, create: bool) -> None:
     click.echo(f"case {case}: {player.ref} {player.name}; its games now count for him")
 
 
+# --- mail: the outbox and its worker ------------------------------------------------------
+
+
+@main.group("mail")
+def mail_group() -> None:
+    """The outbox: send what is queued, run the worker, mail members their games."""
+
+
+@mail_group.command("send")
+@click.option("--dry-run", is_flag=True, help="List what would be sent; send nothing.")
+def mail_send(dry_run: bool) -> None:
+    """Deliver the queued messages that are due, now, through the SMTP server."""
+    _django()
+    from ecfgrading.services import mail
+
+    if dry_run:
+        rows = mail.waiting_rows()
+        for row in rows:
+            click.echo(f"{row.id:6}  {row.kind:10} {row.to:32} {row.subject}")
+        click.echo(f"{len(rows)} messages would be sent (dry run: nothing sent)")
+        return
+    with _progress("sending", len(mail.due())) as advance:
+        done = mail.deliver_due(progress=advance)
+    if done.next_attempt_at is not None:
+        from ecfgrading.services.mail_tasks import request_delivery
+
+        request_delivery(at=done.next_attempt_at)  # the worker tries them again then
+    click.echo(done.to_text())
+
+
+@mail_group.command("worker")
+@click.option("--batch", is_flag=True, help="Run what is waiting, then stop.")
+@click.option(
+    "--interval", type=float, default=5.0, show_default=True, help="Seconds between looks."
+)
+def mail_worker(batch: bool, interval: float) -> None:
+    """Run the background worker: mail delivery and mailings queued by the back office.
+
+    This is django-tasks' database worker (`db_worker`); run one beside `ecfgrading serve`.
+    """
+    _django()
+    from django.core.management import call_command
+
+    arguments = ["--interval", str(interval)] + (["--batch"] if batch else [])
+    call_command("db_worker", *arguments)
+
+
+# The architecture's name for the one worker process (docs/mail.md): the same command.
+main.add_command(mail_worker, "worker")
+
+
+@mail_group.command("games")
+@click.option("--list", "list_id", required=True, help="The July list, e.g. 2013-07.")
+@click.option(
+    "--before",
+    type=click.Choice(["initial", "august"]),
+    required=True,
+    help="The mailing before the initial list, or before its August revision.",
+)
+@click.option("--dry-run", is_flag=True, help="Count who would be mailed; queue nothing.")
+def mail_games(list_id: str, before: str, dry_run: bool) -> None:
+    """Queue every direct member's games received for a list (once per member)."""
+    _django()
+    from ecfgrading.registry.models import DirectMember
+    from ecfgrading.services.members import mail_games as queue_games
+
+    with _progress("members", DirectMember.objects.count()) as advance:
+        made = queue_games(list_id, before, dry_run=dry_run, progress=advance)
+    click.echo(made.to_text())
+    if made.queued and not dry_run:
+        click.echo("`ecfgrading mail send` (or the worker) sends them")
+
+
+# --- users: back-office logins ------------------------------------------------------------
+
+
+@main.group()
+def users() -> None:
+    """Back-office logins: the grading team, grading officers, direct members."""
+
+
+@users.command("add")
+@click.argument("name")
+@click.option(
+    "--role", type=click.Choice(["team", "officer", "member"]), required=True, help="Its role."
+)
+@click.option("--email", default="", help="For password resets and mail (private).")
+@click.option(
+    "--password",
+    prompt=True,
+    hide_input=True,
+    confirmation_prompt=True,
+    help="Asked for when not given.",
+)
+@click.option("--player", help="A member's grading code: his direct member record is made.")
+@click.option("--number", help="A member's membership number (with --player).")
+def users_add(
+    name: str, role: str, email: str, password: str, player: str | None, number: str | None
+) -> None:
+    """Make a login in one role; a member's login with his member record (--player,
+    --number), so that he sees his own games."""
+    if (player is None) != (number is None) or (player and role != "member"):
+        raise click.UsageError("expected --player and --number together, for a member only")
+    _django()
+    from ecfgrading.services.accounts import role_named
+    from ecfgrading.services.logins import add_login, add_member_login
+
+    if player and number:
+        member = add_member_login(name, player, number, email=email, password=password)
+        click.echo(f"{name}: member {member.number}, {member.player.name} ({member.player.ref})")
+        return
+    made = add_login(name, role=role_named(role), email=email, password=password)
+    click.echo(f"{made.username}: {role}{f', {email}' if email else ''}")
+
+
+@users.command("list")
+def users_list() -> None:
+    """Every login with its roles (e-mail addresses are not shown)."""
+    _django()
+    from ecfgrading.services.logins import logins
+
+    rows = logins()
+    for row in rows:
+        state = "" if row.active else "  (inactive)"
+        click.echo(f"{row.username:24} {', '.join(row.roles) or '-'}{state}")
+    click.echo(f"{len(rows)} logins")
+
+
+@users.command("set-password")
+@click.argument("name")
+@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
+def users_set_password(name: str, password: str) -> None:
+    """Set a login's password (checked by the password rules)."""
+    _django()
+    from ecfgrading.services.logins import set_password
+
+    set_password(name, password)
+    click.echo(f"password of {name} changed")
+
+
 # --- serving the public website -------------------------------------------------------
 
 # gunicorn's advice is 2 x cores + 1 workers; the cap keeps a large machine from holding

@@ -22,6 +22,10 @@ ECFGRADING_EMAIL_USER     login name at the SMTP server, if it wants one (defaul
 ECFGRADING_EMAIL_PASSWORD its password (default none)
 ECFGRADING_EMAIL_USE_TLS  1 to speak STARTTLS to the server (default off)
 ECFGRADING_EMAIL_FROM     the sender of every message (default grading@localhost)
+ECFGRADING_MAIL_ATTEMPTS  tries at delivering one message before it is marked failed
+                          (default 8)
+ECFGRADING_MAIL_RETRY_SECONDS  wait before the first retry; each later one waits twice as
+                          long (default 300: 5, 10, 20 ... minutes)
 ECFGRADING_LOGIN_ATTEMPTS failed back-office logins allowed per name and address before
                           a lockout (default 5); the lockout lasts one hour
 """
@@ -145,6 +149,8 @@ INSTALLED_APPS = [
     "ecfgrading.web",
     "ecfgrading.backoffice",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -192,6 +198,14 @@ EMAIL_USE_TLS = _flag("ECFGRADING_EMAIL_USE_TLS")
 EMAIL_TIMEOUT = 30
 DEFAULT_FROM_EMAIL = os.environ.get("ECFGRADING_EMAIL_FROM", "grading@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Every message waits in the outbox and is sent by the worker (docs/mail.md): a server
+# that refuses or is down is tried again after 5, 10, 20... minutes, then given up.
+MAIL_MAX_ATTEMPTS = int(os.environ.get("ECFGRADING_MAIL_ATTEMPTS", "8"))
+MAIL_RETRY_SECONDS = _seconds("ECFGRADING_MAIL_RETRY_SECONDS", 300)
+
+# Long work (sending mail, building a mailing) runs in a background worker, queued in the
+# database: `ecfgrading mail worker` (django-tasks' database backend, its db_worker).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 ROOT_URLCONF = "ecfgrading.urls"
 WSGI_APPLICATION = "ecfgrading.wsgi.application"

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ecfgrading.registry.models import Event, Game, Player, Submission
+from ecfgrading.registry.models import Event, Game, OutboxMessage, Player, Submission
 from ecfgrading.services.officers import MAX_UPLOAD_BYTES, results_deadline
-from tests.backoffice.conftest import Mailbox, signed_in
+from tests.backoffice.conftest import signed_in
 from tests.services.results_text import RAPID, results_file
 
 pytestmark = pytest.mark.django_db
@@ -120,8 +120,8 @@ def test_the_check_shows_problems_with_line_numbers_and_stores_nothing(officer: 
     assert Event.objects.get(code="OLG1").status == Event.Status.REGISTERED
 
 
-def test_upload_check_submit_gives_feedback_on_screen_and_by_real_mail(
-    officer: Any, smtp: Mailbox
+def test_upload_check_submit_gives_feedback_on_screen_and_queues_the_mail(
+    officer: Any,
 ) -> None:
     client = signed_in(officer)
     register(client)
@@ -139,14 +139,15 @@ def test_upload_check_submit_gives_feedback_on_screen_and_by_real_mail(
     assert set(Player.objects.values_list("surname", flat=True)) == {"Bloggs", "Smith"}
     kept = Submission.objects.get()
     assert bytes(kept.raw) == data and kept.sender == officer
-    assert smtp.arrived.wait(10)
-    assert smtp.recipients == [["olga@club.example"]]
-    mail = smtp.messages[0]
-    assert mail["Subject"] == "Results accepted: OLG1 Anytown Congress"
-    assert "graded standard: 2 games" in mail.get_content()
+    mail = OutboxMessage.objects.get()  # the mail worker delivers it
+    assert (mail.kind, mail.to, mail.status) == ("feedback", "olga@club.example", "queued")
+    assert mail.subject == "Results accepted: OLG1 Anytown Congress"
+    assert "graded standard: 2 games" in mail.body_text
+    assert mail.key == f"feedback:{kept.id}"
+    assert "also being sent to olga@club.example" in page
 
 
-def test_his_accepted_file_comes_back_byte_for_byte(officer: Any, smtp: Mailbox) -> None:
+def test_his_accepted_file_comes_back_byte_for_byte(officer: Any) -> None:
     client = signed_in(officer)
     register(client)
     data = good_file().replace(b"\n", b"\r\n")
@@ -160,9 +161,7 @@ def test_his_accepted_file_comes_back_byte_for_byte(officer: Any, smtp: Mailbox)
     assert 'filename="OLG1.txt"' in response["Content-Disposition"]
 
 
-def test_a_file_for_another_officers_event_is_refused(
-    officer: Any, other_officer: Any, smtp: Mailbox
-) -> None:
+def test_a_file_for_another_officers_event_is_refused(officer: Any, other_officer: Any) -> None:
     register(signed_in(other_officer), code="OSC1")
     client = signed_in(officer)
     data = good_file(code="OSC1")
@@ -179,19 +178,23 @@ def test_a_file_for_another_officers_event_is_refused(
     assert Event.objects.get(code="OSC1").status == Event.Status.REGISTERED
 
 
-def test_a_binary_file_is_refused_with_a_clear_message_and_nothing_stored(
+def test_a_binary_file_is_refused_with_a_clear_message_and_only_its_bytes_kept(
     officer: Any,
 ) -> None:
     client = signed_in(officer)
     spreadsheet = b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256)) * 4
 
     checked = upload(client, spreadsheet, "results.xlsx")
+    assert Submission.objects.count() == 0  # a check stores nothing
     submitted = submit(client, spreadsheet, "results.xlsx")
 
-    assert checked.status_code == 400 and submitted.status_code == 400
+    assert checked.status_code == 400
     assert "binary file" in checked.content.decode()
-    assert "binary file" in submitted.content.decode()
-    assert Submission.objects.count() == 0
+    page = submitted.content.decode()
+    assert "Results rejected" in page and "binary file" in page
+    kept = Submission.objects.get()  # nothing sent is lost
+    assert kept.status == Submission.Status.REJECTED and bytes(kept.raw) == spreadsheet
+    assert Game.objects.count() == 0 and Player.objects.count() == 0
 
 
 def test_a_huge_file_is_refused_before_it_is_read(officer: Any) -> None:
@@ -205,9 +208,7 @@ def test_a_huge_file_is_refused_before_it_is_read(officer: Any) -> None:
     assert Submission.objects.count() == 0
 
 
-def test_a_text_that_is_no_results_file_is_rejected_and_only_its_bytes_kept(
-    officer: Any, smtp: Mailbox
-) -> None:
+def test_a_text_that_is_no_results_file_is_rejected_and_only_its_bytes_kept(officer: Any) -> None:
     client = signed_in(officer)
     letter = b"Dear grading team,\nplease find our results attached.\n"
 
@@ -221,7 +222,7 @@ def test_a_text_that_is_no_results_file_is_rejected_and_only_its_bytes_kept(
     assert Event.objects.count() == 0 and Game.objects.count() == 0
 
 
-def test_rapid_results_of_a_rapid_event(officer: Any, smtp: Mailbox) -> None:
+def test_rapid_results_of_a_rapid_event(officer: Any) -> None:
     client = signed_in(officer)
     register(client, code="OLR1", minutes_for_game=20, seconds_per_move=10)
     data = results_file([BLOGGS, SMITH], GAMES, code="OLR1", control=RAPID)
@@ -236,20 +237,31 @@ def test_results_deadline_is_four_weeks_after_the_end() -> None:
     assert results_deadline(dt.date(2011, 12, 20)) == dt.date(2012, 1, 17)
 
 
-def test_a_mail_server_that_is_down_does_not_undo_the_import(officer: Any) -> None:
-    from django.test import override_settings
-
-    from tests.backoffice.conftest import _free_port
+def test_the_feedback_mail_is_queued_once_per_submission(officer: Any) -> None:
+    from ecfgrading.services.officers import mail_feedback
 
     client = signed_in(officer)
     register(client)
-    with override_settings(
-        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
-        EMAIL_HOST="127.0.0.1",
-        EMAIL_PORT=_free_port(),  # nothing listens there
-    ):
-        done = submit(client, good_file()).content.decode()
+    submit(client, good_file())
+    feedback = Submission.objects.get()
 
-    assert "Results accepted" in done
-    assert "could not be e-mailed" in done
-    assert Submission.objects.get().status == Submission.Status.ACCEPTED
+    again = mail_feedback(officer, officers_feedback(feedback.id))
+
+    assert again == "queued"
+    assert OutboxMessage.objects.filter(kind="feedback").count() == 1
+
+
+def test_a_rejected_file_queues_its_report_too(officer: Any) -> None:
+    letter = b"Dear grading team,\nplease find our results attached.\n"
+
+    submit(signed_in(officer), letter)
+
+    mail = OutboxMessage.objects.get()
+    assert mail.to == "olga@club.example"
+    assert mail.subject == "Results rejected: results.txt"
+
+
+def officers_feedback(submission_id: int) -> Any:
+    from ecfgrading.services.results.feedback import Feedback
+
+    return Feedback("results.txt", submission_id=submission_id, accepted=True)

@@ -94,6 +94,7 @@ def test_the_crawl_reaches_every_kind_of_page(pages: list[str]) -> None:
         "lists",
         "help",
         "feedback",
+        "amendments",
     ):
         assert expected in kinds, f"no page of kind /{expected} was reached: {sorted(kinds)}"
 

@@ -89,8 +89,24 @@ def time_control_from(query: Any) -> TimeControlInput:
 class UploadForm(forms.Form):
     results = forms.FileField(
         label="Results file",
-        help_text="The text file your grading program wrote (.txt), one event per file.",
+        help_text=(
+            "The text file your grading program wrote (.txt), one event per file; or the"
+            " FIDE report (.trf) your pairing program wrote."
+        ),
     )
+    event = forms.ChoiceField(
+        label="Event, for a FIDE report (.trf)",
+        required=False,
+        help_text="A TRF does not name the event: choose it. A results file names its own.",
+    )
+
+    def __init__(
+        self, *args: Any, events: list[tuple[str, str]] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["event"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", "(a results file names its event)"), *(events or [])]
 
 
 class SubmitForm(forms.Form):
@@ -99,3 +115,4 @@ class SubmitForm(forms.Form):
 
     filename = forms.CharField(max_length=255)
     content = forms.CharField(max_length=2 * 1024 * 1024, strip=False)
+    event = forms.CharField(max_length=20, required=False)  # the event of a TRF

@@ -19,6 +19,7 @@ from typing import Any
 from django.db.models import Q
 
 from ecfgrading.demo.generator import DemoFile, Federation, generate
+from ecfgrading.demo.logins import create_demo_logins
 from ecfgrading.demo.registration import register_events
 from ecfgrading.demo.schedule import ListRun, Step, steps
 from ecfgrading.demo.startlist import FILENAME, LIST_ID
@@ -61,7 +62,9 @@ def build_demo(
         register_events(federation)
     for step in steps():
         history.play(step, watch)
-    return history.summary(home, folder, watch)
+    with watch.step("demo logins"):
+        logins = create_demo_logins()
+    return replace(history.summary(home, folder, watch), logins=logins)
 
 
 @dataclass

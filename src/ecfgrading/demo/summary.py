@@ -7,8 +7,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ecfgrading.demo.generator import FederationStats
+
+if TYPE_CHECKING:
+    from ecfgrading.demo.logins import DemoLogin
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class DemoSummary:
     lists: tuple[PublishedList, ...]
     timings: tuple[tuple[str, float], ...]
     rejected_files: tuple[str, ...] = ()
+    logins: tuple[DemoLogin, ...] = ()  # the back office's demo logins (demo/logins.py)
 
     @property
     def seconds(self) -> float:
@@ -81,6 +86,11 @@ class DemoSummary:
             *(f"  {name:32} {seconds:8.2f} s" for name, seconds in self.timings),
             f"  {'total':32} {self.seconds:8.2f} s",
         ]
+        if self.logins:
+            lines += [
+                "Back-office logins (demo passwords; sign in at /backoffice/):",
+                *(f"  {login}" for login in self.logins),
+            ]
         return "\n".join(lines)
 
 

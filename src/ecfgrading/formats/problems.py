@@ -117,6 +117,16 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
         # Player details, in both files (services/people.py reads them for the registry).
         "too-long": _error("a name or number longer than the registry stores"),
         "bad-fide-id": _warning("a FIDE id not of 1 to 10 digits: it is not stored"),
+        # An upload (services/officers.py): kept, rejected, never read.
+        "not-text": _error("a binary file (a spreadsheet, a picture, an archive)", _BARE),
+        # FIDE TRF (formats/trf.py): the same results model, read from fixed columns.
+        "trf-line": _error("a TRF line whose columns cannot be read", _BARE),
+        "trf-mismatch": _error("a game the two players' lines of a TRF give differently", _BARE),
+        "trf-not-rated": _warning(
+            "a game a TRF marks not rated (W, D, L): left out, not graded",
+            "expected {expected}, got {got}: a game the pairing program marks not rated is"
+            " left out and not graded",
+        ),
         # Grading-list CSV.
         "unknown-header": _error("a header that is neither grading-list layout", _BARE),
         "bad-csv": _error("a record the CSV reader cannot read (say, a huge field)", _BARE),

@@ -69,7 +69,9 @@ def create_user(
                 first_name=first_name,
                 last_name=last_name,
             )
-            user.groups.add(Group.objects.get(name=role.value))
+            # The roles' migration made the group; a database flushed since (a test, a
+            # demo rebuilt in place) has lost it, and the role's name is all it holds.
+            user.groups.add(Group.objects.get_or_create(name=role.value)[0])
             AuditLog.record("create account", user, actor=actor or "accounts", role=role.value)
     except IntegrityError:
         raise AccountError(

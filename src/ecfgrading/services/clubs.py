@@ -5,6 +5,7 @@ disappear automatically after two or three years, and in the meantime is useful 
 identification". Here a club that no results have quoted for a player in the latest
 three seasons (the reference season and the two before it) is no longer shown for him on
 pages, in the API or in list files; the membership stays on record for identification.
+A membership the grading team ended by hand is not shown either, whatever its seasons.
 Up to six clubs are shown, the most recently quoted first; a location has an asterisk.
 """
 
@@ -36,9 +37,10 @@ class ClubShown:
 
 
 def current_memberships(season: int) -> QuerySet[ClubMembership]:
-    """Memberships quoted in the latest three seasons up to ``season`` (not lapsed)."""
+    """Memberships quoted in the latest three seasons up to ``season`` (not lapsed), and
+    not ended by hand by the grading team (``ended_on``: kept for identification)."""
     return ClubMembership.objects.filter(
-        first_season__lte=season, last_season__gt=season - LAPSE_SEASONS
+        first_season__lte=season, last_season__gt=season - LAPSE_SEASONS, ended_on__isnull=True
     )
 
 

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 
 from ecfgrading.engine.types import Rate
 from ecfgrading.registry.models import AuditLog, Event
+from ecfgrading.services.audit import EVENT_FIELDS, snapshot
 from ecfgrading.services.errors import ErrorKind, ServiceError
 
 
@@ -51,7 +52,14 @@ def register_event(
                 results_deadline=deadline,
                 officer_name=officer,
             )
-            AuditLog.record("register event", event, user=user, actor=actor or "registration")
+            AuditLog.record(
+                "register event",
+                event,
+                user=user,
+                actor=actor or "registration",
+                event=event.code,
+                after=snapshot(event, EVENT_FIELDS),
+            )
     except IntegrityError:
         raise EventError(
             f"expected a new event code, got {code!r}: it is on record", kind=ErrorKind.CONFLICT

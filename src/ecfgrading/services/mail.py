@@ -99,23 +99,32 @@ class Delivery:
 
 def deliver_due(*, now: dt.datetime | None = None, progress: Progress | None = None) -> Delivery:
     """Send every message that is due, each marked sent, or its error recorded and a
-    retry set. One SMTP connection serves the run; a message another worker has claimed
+    retry set. One SMTP connection serves the run; a server that cannot be reached at all
+    counts as one failed try of each message due. A message another worker has claimed
     is skipped."""
     waiting = due(now)
-    sent = retrying = failed = 0
-    with get_connection() as connection:
+    outcomes: list[str] = []
+    connection = get_connection()
+    try:
+        connection.open()
+    except (OSError, smtplib.SMTPException) as error:
+        unreachable: BaseException | None = error
+    else:
+        unreachable = None
+    try:
         for done, message in enumerate(waiting):
             if progress:
                 progress(done, len(waiting), message.to)
-            if not _claim(message):
-                continue
-            outcome = _send(connection, message)
-            sent += outcome == OutboxMessage.Status.SENT
-            failed += outcome == OutboxMessage.Status.FAILED
-            retrying += outcome == OutboxMessage.Status.QUEUED
+            if _claim(message):
+                outcomes.append(_send(connection, message, unreachable))
+    finally:
+        _close_quietly(connection)
     if progress:
         progress(len(waiting), len(waiting), "")
-    return Delivery(sent, retrying, failed, next_retry())
+    # A message's status after its try: sent, queued again (a retry), or failed.
+    return Delivery(
+        outcomes.count("sent"), outcomes.count("queued"), outcomes.count("failed"), next_retry()
+    )
 
 
 def next_retry() -> dt.datetime | None:
@@ -152,11 +161,14 @@ def _email(message: OutboxMessage, connection: object) -> EmailMultiAlternatives
     return email
 
 
-def _send(connection: object, message: OutboxMessage) -> str:
-    """Send one claimed message and record what became of it."""
+def _send(connection: object, message: OutboxMessage, unreachable: BaseException | None) -> str:
+    """Send one claimed message (unless the server is known unreachable) and record what
+    became of it."""
     message.attempts += 1
     now = timezone.now()
     try:
+        if unreachable is not None:
+            raise unreachable
         _email(message, connection).send()
     except (OSError, smtplib.SMTPException) as error:
         log.warning(
@@ -166,7 +178,8 @@ def _send(connection: object, message: OutboxMessage) -> str:
         if message.attempts >= settings.MAIL_MAX_ATTEMPTS:
             message.status = OutboxMessage.Status.FAILED
         message.next_attempt_at = now + retry_wait(message.attempts)
-        _close_quietly(connection)
+        if unreachable is None:
+            _close_quietly(connection)  # half-open after a failure: the next one opens anew
     else:
         message.status = OutboxMessage.Status.SENT
         message.sent_at = now
@@ -193,7 +206,6 @@ def _said(error: BaseException) -> str:
 
 
 def _close_quietly(connection: object) -> None:
-    """After a failure the connection may be half-open: the next message opens anew."""
     close = getattr(connection, "close", None)
     if close is not None:
         with contextlib.suppress(OSError, smtplib.SMTPException):

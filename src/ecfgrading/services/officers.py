@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-import logging
 import re
-import smtplib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Max, Q
 
@@ -27,6 +24,7 @@ from ecfgrading.registry.models import Event, Submission
 from ecfgrading.services.accounts import Role, has_role
 from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.events import EventError, register_event
+from ecfgrading.services.mail import queue_mail
 from ecfgrading.services.results.feedback import Feedback
 from ecfgrading.services.results.ingest import (
     ImportResult,
@@ -35,8 +33,6 @@ from ecfgrading.services.results.ingest import (
     reject,
     store_raw,
 )
-
-log = logging.getLogger(__name__)
 
 # The seeds promise a deadline after an event's end but give no figure: four weeks lets a
 # congress's officer type the results and still leaves the team time before a list.
@@ -202,6 +198,12 @@ def _own_codes(user: Any) -> set[str] | None:
 
 def _refuse_unreadable(data: bytes) -> None:
     """A clear refusal of what cannot be a results file, before parsing it."""
+    _refuse_size(data)
+    if _binary(data):
+        raise UploadRefused(_BINARY)
+
+
+def _refuse_size(data: bytes) -> None:
     if not data:
         raise UploadRefused("expected a results file, got an empty file")
     if len(data) > MAX_UPLOAD_BYTES:
@@ -209,11 +211,29 @@ def _refuse_unreadable(data: bytes) -> None:
             f"expected a results file of at most {MAX_UPLOAD_BYTES // 1024} KB,"
             f" got {len(data) // 1024} KB: this is not a results file"
         )
-    if b"\x00" in data[:8192]:
-        raise UploadRefused(
-            "expected a results file (plain text), got a binary file such as a spreadsheet"
-            " or a picture: save the results as a text file"
-        )
+
+
+_BINARY = (
+    "expected a results file (plain text), got a binary file such as a spreadsheet"
+    " or a picture: save the results as a text file"
+)
+
+
+def _binary(data: bytes) -> bool:
+    return b"\x00" in data[:8192]
+
+
+def _kept_binary(user: Any, filename: str, data: bytes) -> ImportResult:
+    """A binary file sent for import: kept on record (nothing sent is lost), rejected
+    with the same words as its check, never read."""
+    sender = user.get_full_name() or user.get_username()
+    submission = store_raw(data, filename, sender, user)
+    expected = "a results file (plain text) or a FIDE report (.trf)"
+    problem = Problem.make("not-text", 1, "", expected, "a binary file")
+    problem = replace(problem, message=_BINARY)
+    feedback = Feedback(filename, submission_id=submission.id, problems=(problem,))
+    reject(submission, feedback)
+    return ImportResult(submission.id, False, feedback)
 
 
 def _event_code_line(data: bytes) -> int:
@@ -244,25 +264,36 @@ def _ownership(user: Any, data: bytes, feedback: Feedback) -> Feedback:
     return feedback.with_problem(problem)
 
 
-def check_upload(user: Any, filename: str, data: bytes) -> Feedback:
-    """The check report of an upload, writing nothing (UploadRefused if unreadable)."""
+def check_upload(user: Any, filename: str, data: bytes, event_code: str = "") -> Feedback:
+    """The check report of an upload, writing nothing (UploadRefused if unreadable). A
+    FIDE TRF is for ``event_code``, one of the user's events (the file cannot say)."""
     _refuse_unreadable(data)
-    (feedback,) = check_results([(filename, data)])
+    (feedback,) = check_results([(filename, data)], event_code=event_code)
     return _ownership(user, data, feedback)
 
 
-def submit_upload(user: Any, filename: str, data: bytes) -> ImportResult:
-    """Import an upload as the user's submission. A file for someone else's event is kept
-    on record, rejected, and nothing else is written."""
-    _refuse_unreadable(data)
+def submit_upload(user: Any, filename: str, data: bytes, event_code: str = "") -> ImportResult:
+    """Import an upload (a results file, or a TRF for ``event_code``) as the user's
+    submission. A file for someone else's event, or a binary file, is kept on record,
+    rejected, and nothing else is written; one too large is refused unread."""
+    _refuse_size(data)
+    if _binary(data):
+        return _kept_binary(user, filename, data)
     sender = user.get_full_name() or user.get_username()
-    (checked,) = check_results([(filename, data)])
+    (checked,) = check_results([(filename, data)], event_code=event_code)
     owned = _ownership(user, data, checked)
     if owned is not checked:
-        submission = store_raw(data, filename, sender, user)
+        submission = store_raw(data, filename, sender, user, event_code)
         reject(submission, owned)
         return ImportResult(submission.id, False, owned)
-    return import_results(data, filename=filename, sender=sender, user=user)
+    return import_results(data, filename=filename, sender=sender, user=user, event_code=event_code)
+
+
+def upload_events(user: Any, *, limit: int = 300) -> list[tuple[str, str]]:
+    """(code, "code name") of the events a TRF may be sent for: the officer's own, or
+    for the grading team the latest ``limit``; latest first."""
+    rows = Event.objects.filter(_mine(user)).order_by("-end_date", "code")[:limit]
+    return [(e.code, f"{e.code} {e.name}") for e in rows]
 
 
 @dataclass(frozen=True)
@@ -289,30 +320,28 @@ def accepted_file(user: Any, event_id: int) -> ResultsDownload:
 class Mailed(enum.StrEnum):
     """What became of a feedback report's e-mail."""
 
-    SENT = "sent"
+    QUEUED = "queued"
     NO_ADDRESS = "no address"
-    FAILED = "failed"
 
 
 def mail_feedback(user: Any, feedback: Feedback) -> Mailed:
-    """The feedback report to the officer who sent the file, by the configured SMTP
-    server. A server that is down does not undo the import: the report is on screen and
-    kept with the submission, and the failure is logged and said."""
+    """The feedback report to the officer who sent the file, through the outbox: the mail
+    worker sends it and retries a server that is down, so a failure neither undoes the
+    import nor loses the report. One message per submission (its key), however often
+    this is called."""
     if not user.email:
         return Mailed.NO_ADDRESS
     title = " ".join(s for s in (feedback.event_code, feedback.event_name) if s)
     outcome = "accepted" if feedback.accepted else "rejected"
-    try:
-        send_mail(
-            f"Results {outcome}: {title or feedback.filename}",
-            "This is the report on the results file you sent.\n\n" + feedback.to_text() + "\n",
-            None,
-            [user.email],
-        )
-    except (OSError, smtplib.SMTPException):
-        log.exception("feedback for submission %s not mailed", feedback.submission_id)
-        return Mailed.FAILED
-    return Mailed.SENT
+    key = f"feedback:{feedback.submission_id}" if feedback.submission_id else None
+    queue_mail(
+        "feedback",
+        user.email,
+        f"Results {outcome}: {title or feedback.filename}",
+        "This is the report on the results file you sent.\n\n" + feedback.to_text() + "\n",
+        key=key,
+    )
+    return Mailed.QUEUED
 
 
 def problems_in_order(feedback: Feedback) -> list[Problem]:

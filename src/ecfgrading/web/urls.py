@@ -6,7 +6,7 @@ See ../shared/spec/architecture.md, "The web contract". Each page has a JSON twi
 
 from django.urls import path
 
-from ecfgrading.web.views import clubs, events, feedback, home, lists, player, players
+from ecfgrading.web.views import amendments, clubs, events, feedback, home, lists, player, players
 
 app_name = "web"
 
@@ -24,4 +24,5 @@ urlpatterns = [
     path("downloads/<str:filename>", lists.download, name="download"),
     path("feedback/", feedback.form, name="feedback"),
     path("feedback/<str:ref>/", feedback.status, name="feedback-status"),
+    path("amendments/", amendments.amendments_page, name="amendments"),
 ]

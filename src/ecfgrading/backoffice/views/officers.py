@@ -77,20 +77,21 @@ def rate(request: HttpRequest) -> JsonResponse:
 
 @role_required(*OFFICE)
 def upload(request: HttpRequest) -> HttpResponse:
-    """Upload a file and see its check report; nothing is stored yet."""
-    form = UploadForm(request.POST or None, request.FILES or None)
+    """Upload a file (a results file, or a FIDE TRF for a chosen event) and see its
+    check report; nothing is stored yet."""
+    events = officers.upload_events(request.user)
+    form = UploadForm(request.POST or None, request.FILES or None, events=events)
     if request.method != "POST" or not form.is_valid():
         return render(request, "backoffice/officers/upload.html", {"form": form})
-    handle = form.cleaned_data["results"]
+    handle, code = form.cleaned_data["results"], form.cleaned_data["event"]
     data = handle.read(officers.MAX_UPLOAD_BYTES + 1)
     try:
-        feedback = officers.check_upload(request.user, handle.name, data)
+        feedback = officers.check_upload(request.user, handle.name, data, code)
     except ServiceError as error:
-        context = {"form": UploadForm(), "refused": str(error)}
+        context = {"form": UploadForm(events=events), "refused": str(error)}
         return render(request, "backoffice/officers/upload.html", context, status=400)
-    submit = SubmitForm(
-        initial={"filename": handle.name, "content": base64.b64encode(data).decode("ascii")}
-    )
+    content = base64.b64encode(data).decode("ascii")
+    submit = SubmitForm(initial={"filename": handle.name, "content": content, "event": code})
     return render(
         request,
         "backoffice/officers/checked.html",
@@ -109,11 +110,12 @@ def submit(request: HttpRequest) -> HttpResponse:
         data = base64.b64decode(form.cleaned_data["content"], validate=True)
     except (binascii.Error, ValueError):
         return HttpResponseBadRequest("expected a checked results file: upload it again")
-    filename = form.cleaned_data["filename"]
+    filename, code = form.cleaned_data["filename"], form.cleaned_data["event"]
     try:
-        outcome = officers.submit_upload(request.user, filename, data)
+        outcome = officers.submit_upload(request.user, filename, data, code)
     except ServiceError as error:
-        context = {"form": UploadForm(), "refused": str(error)}
+        events = officers.upload_events(request.user)
+        context = {"form": UploadForm(events=events), "refused": str(error)}
         return render(request, "backoffice/officers/upload.html", context, status=400)
     mailed = officers.mail_feedback(request.user, outcome.feedback)
     context = {

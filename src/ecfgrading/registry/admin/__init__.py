@@ -4,6 +4,6 @@ Computed and received data (games, submissions, list entries, stored points, the
 log) cannot be changed here; published list versions are read-only (G26).
 """
 
-from ecfgrading.registry.admin import audit, events, feedback, lists, people
+from ecfgrading.registry.admin import audit, events, feedback, lists, office, people
 
-__all__ = ["audit", "events", "feedback", "lists", "people"]
+__all__ = ["audit", "events", "feedback", "lists", "office", "people"]

@@ -28,6 +28,7 @@ from ecfgrading.registry.models import (
     assert_version_editable,
 )
 from ecfgrading.services import versions
+from ecfgrading.services.amendments import carry_pending
 from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.errors import ErrorKind, user_input
 from ecfgrading.services.grading.inputs import Loaded, load_inputs
@@ -194,7 +195,10 @@ def _publish(
         target.status = ListVersion.Status.PUBLISHED
         target.published_at = published_at
         target.save(update_fields=["status", "published_at"])
-        AuditLog.record("publish list", target, user=user, actor=actor or "grading")
+        carried = carry_pending(target)
+        AuditLog.record(
+            "publish list", target, user=user, actor=actor or "grading", amendments=carried
+        )
     return target
 
 

@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.models import Model
 
 from ecfgrading.registry.models import (
+    Amendment,
     Club,
     ClubMembership,
     Event,
@@ -47,6 +48,8 @@ _PARTS: tuple[tuple[type[Model], str, str], ...] = (
     (IdentityChange, "MAX(id)", ""),
     (Club, "MAX(id)", ""),
     (ClubMembership, "MAX(id)", ""),
+    (Amendment, "MAX(id)", ""),  # the public amendments page (a version carries them
+    (Amendment, "COUNT(*)", ""),  # at publication, which moves the versions' parts)
     (Sequence, "SUM(last_value)", ""),  # the registry's epoch: a restore or a flush
 )
 

@@ -15,14 +15,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import DatabaseError, transaction
-from django.db.models import Max
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from ecfgrading.engine.codes import GradingCode
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.problems import Problem, printable
 from ecfgrading.formats.results_checks import code_of_another_player, stale_submission_index
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
+from ecfgrading.formats.trf import is_trf
 from ecfgrading.matching.identify import (
     Decision,
     DecisionKind,
@@ -31,7 +32,7 @@ from ecfgrading.matching.identify import (
     RecordIndex,
     identify,
 )
-from ecfgrading.registry.models import Club, County, Submission
+from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.errors import Conflict, NotFound
@@ -39,6 +40,7 @@ from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
 from ecfgrading.services.results.checks import refusal_problem, resent_problems, value_problems
 from ecfgrading.services.results.feedback import Feedback, Written
+from ecfgrading.services.results.trf import read_trf
 from ecfgrading.services.results.view import RegistryView, shared_view
 from ecfgrading.services.results.write import Plan, write_plan
 
@@ -87,13 +89,20 @@ class ResultsImporter:
     def index(self) -> RecordIndex:
         return self.view.index
 
-    def check(self, data: bytes, filename: str) -> Feedback:
-        """Every problem the import would find, writing nothing at all."""
+    def check(self, data: bytes, filename: str, *, event_code: str = "") -> Feedback:
+        """Every problem the import would find, writing nothing at all (``event_code``:
+        the event a TRF is for, which the file cannot say)."""
         self.view.catch_up()
-        return replace(self._plan(_read(data, filename)).feedback, checked_only=True)
+        read = _read(data, filename, event_code)
+        return replace(self._plan(read).feedback, checked_only=True)
 
     def import_file(
-        self, data: bytes, filename: str, *, before: Submission | bool | None = True
+        self,
+        data: bytes,
+        filename: str,
+        *,
+        before: Submission | bool | None = True,
+        event_code: str = "",
     ) -> ImportResult:
         """Store and import one file; ``before`` is the submission that accepted the same
         bytes if the caller looked already (None: none did), else True to look here."""
@@ -102,12 +111,12 @@ class ResultsImporter:
         if isinstance(before, Submission):
             return ImportResult(before.id, True, _already(before, filename), already=True)
         with busy_as_error(f"{filename}: not stored, nothing was imported"):
-            submission = store_raw(data, filename, self.sender, self.user)
+            submission = store_raw(data, filename, self.sender, self.user, event_code)
         return self.import_stored(submission)
 
     def import_stored(self, submission: Submission) -> ImportResult:
         """Import a file already on record (just stored, or left by an interrupted run)."""
-        read = _read(bytes(submission.raw), submission.filename)
+        read = _read(bytes(submission.raw), submission.filename, submission.event_code)
         read = replace(read, feedback=replace(read.feedback, submission_id=submission.id))
         if not read.feedback.ok:
             return self._reject_unlocked(submission, read)
@@ -115,35 +124,44 @@ class ResultsImporter:
             what = f"{submission.filename}: not imported (kept as submission {submission.id})"
             with busy_as_error(what):
                 return self._import_locked(submission, read)
+        except _DoneElsewhere:
+            self.view.drop()  # its cache took in rows the rollback removed
+            return _done_elsewhere(submission)
         except REFUSALS as error:
             self.view.drop()  # it may hold rows the rollback removed
             assert read.results is not None
             feedback = read.feedback.with_problem(refusal_problem(read.results, error))
-            reject(submission, feedback)
+            if not reject(submission, feedback):
+                return _done_elsewhere(submission)
             return ImportResult(submission.id, False, feedback)
 
     def _reject_unlocked(self, submission: Submission, read: _Read) -> ImportResult:
         """A file with errors of its own: reported whole, written nowhere but its row."""
         self.view.catch_up()
         feedback = self._plan(read).feedback
-        reject(submission, feedback)
+        if not reject(submission, feedback):
+            return _done_elsewhere(submission)
         return ImportResult(submission.id, False, feedback)
 
     def _import_locked(self, submission: Submission, read: _Read) -> ImportResult:
+        """Identify and write under the lock. Whether the stored file still waits (another
+        process may have imported it meanwhile) is asked by the very UPDATE that accepts
+        or rejects it: a file done elsewhere rolls back this transaction (_DoneElsewhere),
+        a query saved on every other file."""
         with transaction.atomic():
             take_registry_lock()
-            if not _still_received(submission):
-                return _done_elsewhere(submission)
             self.view.catch_up()
             plan = self._plan(read)
             if not plan.feedback.ok:
-                reject(submission, plan.feedback)
+                if not reject(submission, plan.feedback):
+                    raise _DoneElsewhere
                 return ImportResult(submission.id, False, plan.feedback)
             written, touched = write_plan(
                 plan, submission, self.view.cache, user=self.user, actor=self.sender
             )
             feedback = plan.feedback.accepting(written)
-            accept(submission, written, feedback)
+            if not accept(submission, written, feedback):
+                raise _DoneElsewhere
             self.view.took(touched)
         return ImportResult(submission.id, True, feedback)
 
@@ -153,13 +171,21 @@ class ResultsImporter:
         if results is None:
             return Plan(None, read.feedback)
         decisions, found = self._identify(results)
+        stale, earlier = _index_problems(results)
         problems = (
             *read.feedback.problems,
-            *_index_problems(results),
+            *stale,
             *resent_problems(results, _linked(decisions)),
             *found,
         )
-        return Plan(results, replace(read.feedback, problems=problems), decisions, read.details)
+        return Plan(
+            results,
+            replace(read.feedback, problems=problems),
+            decisions,
+            read.details,
+            candidates=_candidate_names(decisions, self.index),
+            supersedes=earlier,
+        )
 
     def _identify(self, results: ResultsFile) -> tuple[dict[int, Decision], list[Problem]]:
         """Each player's decision, and the problems identification found."""
@@ -179,6 +205,22 @@ class ResultsImporter:
         return decisions, problems
 
 
+def _candidate_names(
+    decisions: dict[int, Decision], index: RecordIndex
+) -> dict[int, tuple[str, str]]:
+    """Player id -> (code, name) of every candidate of a queued player, as the index has
+    them (the report names them; the writer need not ask the database)."""
+    names: dict[int, tuple[str, str]] = {}
+    for decision in decisions.values():
+        if decision.kind is not DecisionKind.PENDING:
+            continue
+        for player_id, _ in decision.candidates:
+            record = index.record(player_id)
+            if record is not None and record.code is not None:
+                names[player_id] = (str(GradingCode(record.code)), record.written)
+    return names
+
+
 def _linked(decisions: dict[int, Decision]) -> dict[int, int]:
     """PIN -> id of the player on record each identified player is."""
     return {
@@ -188,8 +230,9 @@ def _linked(decisions: dict[int, Decision]) -> dict[int, int]:
     }
 
 
-def _read(data: bytes, filename: str) -> _Read:
-    results, report = read_results_bytes(data)
+def _read(data: bytes, filename: str, event_code: str = "") -> _Read:
+    """A results file, or a TRF (by its content) for the event ``event_code``."""
+    results, report = read_trf(data, event_code) if is_trf(data) else read_results_bytes(data)
     if results is None:
         return _Read(None, Feedback(filename, problems=report.problems), {})
     details, detail_problems = _details(results)
@@ -206,11 +249,13 @@ def _read(data: bytes, filename: str) -> _Read:
 
 
 def import_results(
-    data: bytes, *, filename: str, sender: str = "", user: Any = None
+    data: bytes, *, filename: str, sender: str = "", user: Any = None, event_code: str = ""
 ) -> ImportResult:
-    """Import one results file (the CLI and the back office call this)."""
+    """Import one results file, or a TRF for ``event_code`` (the CLI and the back office
+    call this)."""
     with shared_view() as view:
-        return ResultsImporter(sender=sender, user=user, view=view).import_file(data, filename)
+        importer = ResultsImporter(sender=sender, user=user, view=view)
+        return importer.import_file(data, filename, event_code=event_code)
 
 
 def import_files(
@@ -244,11 +289,12 @@ def import_files(
     return results
 
 
-def check_results(files: Iterable[tuple[str, bytes]]) -> list[Feedback]:
-    """Check files against the rules and the database, writing nothing."""
+def check_results(files: Iterable[tuple[str, bytes]], *, event_code: str = "") -> list[Feedback]:
+    """Check files against the rules and the database, writing nothing (``event_code``:
+    the event of a TRF among them)."""
     with shared_view() as view:
         importer = ResultsImporter(view=view)
-        return [importer.check(data, filename) for filename, data in files]
+        return [importer.check(data, name, event_code=event_code) for name, data in files]
 
 
 # --- files left behind, and files sent twice -------------------------------------------
@@ -296,12 +342,13 @@ def retry(submission_ids: Iterable[int], *, told: Told | None = None) -> list[Im
 
 def reject_waiting(submission_ids: Iterable[int], *, reason: str) -> list[Submission]:
     """Reject stored files an interrupted run left ``received`` (they stay on record)."""
-    waiting = _waiting(submission_ids)
-    for submission in waiting:
-        expected = "a file a grading officer wants imported"
-        problem = Problem.make("withdrawn", 1, "", expected, reason or "rejected by hand")
-        reject(submission, Feedback(submission.filename, problems=(problem,)))
-    return waiting
+    expected = "a file a grading officer wants imported"
+    problem = Problem.make("withdrawn", 1, "", expected, reason or "rejected by hand")
+    return [  # a file another process imported meanwhile keeps its outcome
+        submission
+        for submission in _waiting(submission_ids)
+        if reject(submission, Feedback(submission.filename, problems=(problem,)))
+    ]
 
 
 def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
@@ -318,10 +365,9 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
     return [found[pk] for pk in ids]
 
 
-def _still_received(submission: Submission) -> bool:
-    """Under the lock: another process may have imported this stored file meanwhile."""
-    status = Submission.objects.filter(id=submission.id).values_list("status", flat=True)
-    return status.first() == Submission.Status.RECEIVED
+class _DoneElsewhere(Exception):
+    """The stored file was accepted or rejected by another process meanwhile: this
+    import's writes are rolled back, and the file reported as done."""
 
 
 def _done_elsewhere(submission: Submission) -> ImportResult:
@@ -342,10 +388,14 @@ def _already(before: Submission, filename: str) -> Feedback:
     )
 
 
-def store_raw(data: bytes, filename: str, sender: str, user: Any) -> Submission:
-    """The bytes go on record first, in their own transaction: nothing is ever lost."""
+def store_raw(
+    data: bytes, filename: str, sender: str, user: Any, event_code: str = ""
+) -> Submission:
+    """The bytes go on record first, in their own transaction: nothing is ever lost. A
+    TRF's event (chosen by its sender) is kept with it, since the file cannot say it."""
     with transaction.atomic():
         return Submission.objects.create(
+            event_code=event_code.strip().upper()[: width(Submission, "event_code")],
             raw=data,
             filename=printable(filename)[
                 : width(Submission, "filename")
@@ -356,25 +406,52 @@ def store_raw(data: bytes, filename: str, sender: str, user: Any) -> Submission:
         )
 
 
-def accept(submission: Submission, written: Written, feedback: Feedback) -> None:
+def accept(submission: Submission, written: Written, feedback: Feedback) -> bool:
     """The file is accepted with its report in one UPDATE, inside the import's transaction:
     the row holds the file's bytes, which each UPDATE rewrites, and a rollback takes the
-    report with the rest."""
-    submission.event_id = written.event_id
-    submission.event_code = written.event_code
-    submission.submission_index = feedback.submission_index
-    submission.status = Submission.Status.ACCEPTED
-    submission.report = feedback.as_dict()
-    fields = ["event", "event_code", "submission_index", "status", "report"]
-    submission.save(update_fields=fields)
+    report with the rest. False, changing nothing, if the file no longer waits."""
+    return _settle(
+        submission,
+        event_id=written.event_id,
+        event_code=written.event_code,
+        submission_index=feedback.submission_index,
+        status=Submission.Status.ACCEPTED,
+        report=feedback.as_dict(),
+    )
 
 
-def reject(submission: Submission, feedback: Feedback) -> None:
-    submission.status = Submission.Status.REJECTED
-    submission.event_code = feedback.event_code[: width(Submission, "event_code")]
-    submission.submission_index = feedback.submission_index
-    submission.report = feedback.as_dict()
-    submission.save(update_fields=["status", "event_code", "submission_index", "report"])
+def reject(submission: Submission, feedback: Feedback) -> bool:
+    """The file is rejected with its report (and audited); False, changing nothing, if it
+    no longer waits (another process accepted or rejected it meanwhile)."""
+    code = feedback.event_code[: width(Submission, "event_code")]
+    done = _settle(
+        submission,
+        status=Submission.Status.REJECTED,
+        event_code=code,
+        submission_index=feedback.submission_index,
+        report=feedback.as_dict(),
+    )
+    if done:
+        AuditLog.record(
+            "reject results",
+            submission,
+            user=submission.sender if submission.sender_id else None,
+            actor=submission.sender_name or "import",
+            event=code,
+            errors=len(feedback.errors),
+        )
+    return done
+
+
+def _settle(submission: Submission, **values: Any) -> bool:
+    """One UPDATE of a file still ``received``: the check that no one else imported it
+    and the outcome in one statement. The instance follows only when it was done."""
+    waiting = Submission.objects.filter(id=submission.id, status=Submission.Status.RECEIVED)
+    if not waiting.update(**values):
+        return False
+    for name, value in values.items():
+        setattr(submission, name, value)
+    return True
 
 
 def _details(results: ResultsFile) -> tuple[dict[int, PlayerDetails], list[Problem]]:
@@ -403,17 +480,37 @@ def _club_problems(entry: PlayerEntry) -> Iterator[Problem]:
             yield problem
 
 
-def _index_problems(results: ResultsFile) -> list[Problem]:
-    """A file must carry a higher SUBMISSION INDEX than the last one accepted."""
+def _index_problems(results: ResultsFile) -> tuple[list[Problem], bool]:
+    """A file must carry a higher SUBMISSION INDEX than the last one accepted; and
+    whether an earlier file of the event may be there to supersede (False only when
+    none was found: the writer, under the same lock, then has nothing to replace)."""
     event = results.event
     if not event.code or event.submission_index is None:
-        return []
-    last = Submission.objects.filter(
-        event_code=event.code, status__in=[Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED]
-    ).aggregate(last=Max("submission_index"))["last"]
-    if last is not None and event.submission_index <= last:
-        return [stale_submission_index(event, last)]
-    return []
+        return [], True
+    last = _highest_index_accepted(event.code)
+    if last is None:
+        return [], False
+    if event.submission_index <= last:
+        return [stale_submission_index(event, last)], True
+    return [], True
+
+
+def _highest_index_accepted(event_code: str) -> int | None:
+    """The highest SUBMISSION INDEX accepted (or since superseded) for the event. A plain
+    statement: it runs for every file, and building it through the ORM cost ten times
+    what the database takes to answer it."""
+    quote = connection.ops.quote_name
+    table = quote(Submission._meta.db_table)
+    index, code, status = (
+        quote(Submission._meta.get_field(name).column)
+        for name in ("submission_index", "event_code", "status")
+    )
+    sql = f"SELECT MAX({index}) FROM {table} WHERE {code} = %s AND {status} IN (%s, %s)"
+    done = [Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [event_code, *map(str, done)])
+        (last,) = cursor.fetchone()
+    return None if last is None else int(last)
 
 
 def _code_not_on_record(entry: PlayerEntry) -> Problem:

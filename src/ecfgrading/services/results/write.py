@@ -31,7 +31,9 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
+from ecfgrading.services.audit import EVENT_FIELDS, changed, snapshot
 from ecfgrading.services.bulk import insert_rows
+from ecfgrading.services.changes import Mark, note_changed
 from ecfgrading.services.people import PlayerDetails, width
 from ecfgrading.services.results.feedback import (
     Candidate,
@@ -52,6 +54,11 @@ class Plan:
     feedback: Feedback
     decisions: Mapping[int, Decision] = field(default_factory=dict)  # PIN -> decision
     details: Mapping[int, PlayerDetails] = field(default_factory=dict)  # PIN -> details
+    # Player id -> (code, name) of the candidates of queued players, from the index they
+    # were found in (the report names them); an id missing here is looked up.
+    candidates: Mapping[int, tuple[str, str]] = field(default_factory=dict)
+    # False when the plan found no accepted submission of the event to supersede.
+    supersedes: bool = True
 
 
 _PART = {PartKind.MATCH: "match", PartKind.SECTION: "section", PartKind.OTHER: "other"}
@@ -72,6 +79,9 @@ class Touched:
     created: list[PlayerRecord]  # new players
     births: dict[int, date]  # player id -> a date of birth the file gave
     clubs: set[tuple[int, int]]  # (player id, club id) seen together
+    # The highest id the write gave each table a view marks (services.changes), 0 where
+    # it added none; None when the database did not return an id (read the mark then).
+    written: Mark | None = None
 
 
 def write_plan(
@@ -84,14 +94,15 @@ def write_plan(
     """
     results = plan.results
     assert results is not None  # only files that read are written
-    event = upsert_event(results)
-    superseded = supersede(event.code)
+    event, before = upsert_event(results)
+    superseded = supersede(event.code) if plan.supersedes else 0
     clubs = clubs_of(results.players, cache)
     placed = place_players(plan, clubs, cache)
     pending = queue_pending(plan, submission)
-    births, pairs = _note_players(plan, placed.ids, clubs, cache, season_of(event.end_date))
+    noted = _note_players(plan, placed.ids, clubs, cache, season_of(event.end_date))
     games = write_games(results, event, submission, placed.ids, pending)
-    written = _written(event, superseded, placed, pending, games)
+    written = _written(event, superseded, placed, pending, games, plan.candidates)
+    was, now = changed(before, snapshot(event, EVENT_FIELDS))  # the event's row
     AuditLog.record(
         "import results",
         submission,
@@ -99,33 +110,67 @@ def write_plan(
         actor=actor or "import",
         event=event.code,
         games=sum(written.graded.values()),
+        before=was,
+        after=now,
     )
-    return written, Touched(placed.records, births, pairs)
+    ids = _highest(placed, clubs, noted)
+    return written, Touched(placed.records, noted.births, noted.pairs, ids)
+
+
+@dataclass(frozen=True)
+class _Noted:
+    births: dict[int, date]  # player id -> a date of birth the file gave
+    pairs: set[tuple[int, int]]  # (player id, club id) seen together in the event
+    memberships: Mapping[tuple[int, int], int | None]  # pair -> its membership's id
+    change: int | None  # the highest id of the rows noting changes in place (0: none)
 
 
 def _note_players(
     plan: Plan, ids: dict[int, int], clubs: dict[int, int], cache: RegistryCache, season: int
-) -> tuple[dict[int, date], set[tuple[int, int]]]:
-    """Each player's club in the event's season, and a date of birth the records lack."""
+) -> _Noted:
+    """Each player's club in the event's season, and a date of birth the records lack;
+    the players so changed in place are noted for other views in one statement."""
     pairs = {(ids[pin], club) for pin, club in clubs.items() if pin in ids}
-    cache.note_memberships(pairs, season)
+    widened = cache.note_memberships(pairs, season)
     births = {
         ids[pin]: details.date_of_birth
         for pin, details in plan.details.items()
         if details.date_of_birth and pin in ids
     }
-    cache.note_births(births)
-    return births, pairs
+    born = cache.note_births(births)
+    change = note_changed([*widened, *born])
+    memberships = {pair: cache.memberships[pair].id for pair in pairs}
+    return _Noted(births, pairs, memberships, change)
+
+
+def _highest(placed: _Placed, clubs: dict[int, int], noted: _Noted) -> Mark | None:
+    """The highest id this write can have given each marked table: the file's own clubs,
+    memberships and new players include every row it added (the rest are older)."""
+    found: list[list[int | None]] = [
+        [record.id for record in placed.records],
+        list(noted.memberships.values()),
+        [noted.change],
+        list(clubs.values()),
+    ]
+    if any(pk is None for ids in found for pk in ids):
+        return None
+    player, membership, change, club = (
+        max((pk for pk in ids if pk is not None), default=0) for ids in found
+    )
+    return Mark(player=player, membership=membership, change=change, club=club)
 
 
 # --- the event ---------------------------------------------------------------------------
 
 
-def upsert_event(results: ResultsFile) -> Event:
+def upsert_event(results: ResultsFile) -> tuple[Event, dict[str, Any]]:
+    """The file's event, created or brought up to date, and its row as it was before
+    (empty for a new event), for the audit entry."""
     details = results.event
     control = details.time_control or TimeControl()
     assessed = rate_of_play(control)
     event = Event.objects.filter(code=details.code).first() or Event(code=details.code)
+    before = snapshot(event, EVENT_FIELDS) if event.pk else {}
     if not event.pk:
         event.kind = _guess_kind(results)
     event.name = details.name
@@ -137,7 +182,7 @@ def upsert_event(results: ResultsFile) -> Event:
     event.officer_name = details.results_officer
     event.status = Event.Status.RECEIVED
     event.save()
-    return event
+    return event, before
 
 
 def event_dates(details: EventDetails) -> tuple[date, date]:
@@ -395,9 +440,17 @@ def _not_graded(game: GameResult, event: Event) -> str:
 
 def _tally(rows: list[GameRow]) -> tuple[dict[str, int], dict[str, int], int]:
     """Games graded per rate, not graded per reason, and graded but waiting (the queue)."""
-    graded = Counter(r.rate for r in rows if r.graded and not r.waits)
-    not_graded = Counter(r.not_graded_reason for r in rows if not r.graded)
-    return dict(graded), dict(not_graded), sum(1 for r in rows if r.graded and r.waits)
+    graded: Counter[str] = Counter()
+    not_graded: Counter[str] = Counter()
+    waiting = 0
+    for row in rows:  # one pass: a season's every game comes through here
+        if not row.graded:
+            not_graded[row.not_graded_reason] += 1
+        elif row.pending1_id is not None or row.pending2_id is not None:  # GameRow.waits
+            waiting += 1
+        else:
+            graded[row.rate] += 1
+    return dict(graded), dict(not_graded), waiting
 
 
 def _written(
@@ -406,6 +459,7 @@ def _written(
     placed: _Placed,
     pending: dict[int, PendingIdentification],
     games: list[GameRow],
+    names: Mapping[int, tuple[str, str]],
 ) -> Written:
     graded, not_graded, waiting = _tally(games)
     return Written(
@@ -417,15 +471,19 @@ def _written(
         waiting=waiting,
         linked=placed.linked,
         new_players=placed.new_players,
-        pending=_waiting_players(pending, games),
+        pending=_waiting_players(pending, games, names),
     )
 
 
 def _waiting_players(
-    pending: dict[int, PendingIdentification], rows: list[GameRow]
+    pending: dict[int, PendingIdentification],
+    rows: list[GameRow],
+    names: Mapping[int, tuple[str, str]],
 ) -> tuple[WaitingPlayer, ...]:
     games = Counter(r.pending1_id for r in rows) + Counter(r.pending2_id for r in rows)
-    known = _candidate_names({c["player_id"] for row in pending.values() for c in row.candidates})
+    wanted = {c["player_id"] for row in pending.values() for c in row.candidates}
+    known = {pid: names[pid] for pid in wanted if pid in names}
+    known.update(_candidate_names(wanted - set(known)))
     return tuple(
         WaitingPlayer(pin, row.name, games[row.id], _candidates(row, known))
         for pin, row in sorted(pending.items())
@@ -442,4 +500,6 @@ def _candidates(
 
 
 def _candidate_names(ids: set[int]) -> dict[int, tuple[str, str]]:
+    if not ids:
+        return {}
     return {p.id: (p.ref, p.name) for p in Player.objects.filter(id__in=ids)}

@@ -1,0 +1,162 @@
+"""Forms of the members' pages and of the mail page: they validate input; the services
+(members, abroad, mail) do the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from ecfgrading.services.abroad import AbroadEvent, AbroadGame
+from ecfgrading.services.officers import TimeControlInput
+
+GAME_ROWS = 9  # a congress abroad is seldom longer; a longer one goes in two forms
+
+_TIME_FIELDS = (
+    ("minutes_for_game", "Minutes for the game"),
+    ("moves_first_session", "Moves in the first session"),
+    ("minutes_first_session", "Minutes for the first session"),
+    ("minutes_rest_of_game", "Minutes for the rest of the game"),
+    ("seconds_per_move", "Seconds added per move"),
+)
+
+
+def _number(label: str, *, high: int = 1000, required: bool = False) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=required,
+        min_value=0,
+        max_value=high,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+def _date(label: str, *, required: bool = True) -> forms.DateField:
+    return forms.DateField(
+        label=label, required=required, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+class AbroadEventForm(forms.Form):
+    """The event abroad: name, country, dates and time control (its rate by G2)."""
+
+    name = forms.CharField(label="Event name", max_length=150)
+    country = forms.CharField(label="Country", max_length=60)
+    start = _date("First day")
+    end = _date("Last day")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, label in _TIME_FIELDS:
+            self.fields[name] = _number(label)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and end < start:
+            self.add_error("end", f"expected the last day on or after the first, {start}")
+        if not (cleaned.get("minutes_for_game") or cleaned.get("minutes_first_session")):
+            self.add_error(
+                "minutes_for_game",
+                "expected the minutes for the game, or the first session's moves and minutes",
+            )
+        return cleaned
+
+    def control(self) -> TimeControlInput:
+        return TimeControlInput(**{name: self.cleaned_data.get(name) for name, _ in _TIME_FIELDS})
+
+    @property
+    def event_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "country", "start", "end")]
+
+    @property
+    def time_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name, _ in _TIME_FIELDS]
+
+
+class AbroadGameForm(forms.Form):
+    """One game of the member's; a row left blank is no game."""
+
+    round = _number("Round", high=99)
+    date = _date("Date", required=False)
+    opponent = forms.CharField(
+        label="Opponent", max_length=120, help_text="Surname, Forenames", required=True
+    )
+    fide_id = forms.RegexField(
+        label="Opponent's FIDE id",
+        regex=r"^\d{1,10}$",
+        required=False,
+        error_messages={"invalid": "expected the digits of a FIDE id"},
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    rating = _number("Opponent's rating", high=3000)
+    colour = forms.ChoiceField(
+        label="Your colour",
+        required=False,
+        choices=(("", "not known"), ("white", "White"), ("black", "Black")),
+    )
+    result = forms.ChoiceField(
+        label="Your result",
+        choices=(("", "choose"), ("win", "Won"), ("draw", "Drew"), ("loss", "Lost")),
+    )
+
+    def game(self) -> AbroadGame:
+        data = self.cleaned_data
+        return AbroadGame(
+            round=data.get("round"),
+            date=data.get("date"),
+            opponent=data["opponent"],
+            result=data["result"],
+            colour=data.get("colour") or "",
+            fide_id=data.get("fide_id") or "",
+            rating=data.get("rating"),
+        )
+
+
+class _Games(forms.BaseFormSet):  # type: ignore[type-arg]
+    def clean(self) -> None:
+        super().clean()
+        if not any(form.cleaned_data for form in self.forms if form.is_valid()):
+            raise forms.ValidationError("expected at least one game, got none")
+
+
+GamesFormSet = forms.formset_factory(
+    AbroadGameForm, formset=_Games, extra=GAME_ROWS, max_num=GAME_ROWS, absolute_max=GAME_ROWS
+)
+
+
+def abroad_event(event: AbroadEventForm, games: Any) -> AbroadEvent:
+    """The service's value from two valid forms (rows left blank are skipped)."""
+    data = event.cleaned_data
+    return AbroadEvent(
+        name=data["name"],
+        country=data["country"],
+        start=data["start"],
+        end=data["end"],
+        control=event.control(),
+        games=tuple(form.game() for form in games.forms if form.cleaned_data),
+    )
+
+
+class RejectForm(forms.Form):
+    note = forms.CharField(
+        label="Why (the member reads this)",
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+class GamesMailingForm(forms.Form):
+    """Members' games before a July list (initial) or its August revision."""
+
+    list_id = forms.RegexField(
+        label="List",
+        regex=r"^\d{4}-07$",
+        error_messages={"invalid": "expected a July list such as 2013-07"},
+        help_text="A July list, e.g. 2013-07.",
+    )
+    before = forms.ChoiceField(
+        label="Before",
+        choices=[("initial", "the initial list"), ("august", "the August list")],
+        widget=forms.RadioSelect,
+    )

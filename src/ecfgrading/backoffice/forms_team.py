@@ -1,0 +1,110 @@
+"""The grading team's forms: they check what was typed; services/team does the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from ecfgrading.engine import Rate
+from ecfgrading.registry.models import Feedback
+
+RATES = [(r.value, r.value) for r in Rate]
+
+
+def _code(label: str, **kwargs: Any) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        max_length=10,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+        **kwargs,
+    )
+
+
+class LinkForm(forms.Form):
+    code = _code("Grading code", help_text="The player the case is, e.g. 102807J.")
+
+
+class MergeForm(forms.Form):
+    absorbed = _code(
+        "Merge this player", help_text="The duplicate record: his code leads to the other."
+    )
+    into = _code("into this player", help_text="The record that stays.")
+    why = forms.CharField(
+        label="Why",
+        max_length=500,
+        required=False,
+        help_text="Shown on the public amendments page, e.g. 'two records of the same player'.",
+    )
+
+
+class AssignmentForm(forms.Form):
+    """A starting grade (G6), by hand or from a FIDE rating (G29, G30)."""
+
+    code = _code("Grading code")
+    rate = forms.ChoiceField(label="Rate", choices=RATES)
+    valid_from = forms.CharField(
+        label="From list", max_length=7, help_text="The first list it applies to, e.g. 2013-07."
+    )
+    grade = forms.DecimalField(
+        label="Grade", required=False, min_value=0, max_value=400, decimal_places=1
+    )
+    fide = forms.IntegerField(
+        label="or FIDE rating",
+        required=False,
+        min_value=1000,
+        max_value=3000,
+        help_text="Converted by G29: (FIDE - 650) / 8.",
+    )
+    reason = forms.CharField(label="Reason", max_length=200, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        one = (cleaned.get("grade") is None) != (cleaned.get("fide") is None)
+        if not one and not {"grade", "fide"} & set(self.errors):
+            self.add_error("grade", "expected either a grade or a FIDE rating, not both or neither")
+        return cleaned
+
+
+class ComputeForm(forms.Form):
+    list_id = forms.CharField(label="List", max_length=7, help_text="e.g. 2013-07 or 2013-01.")
+    rate = forms.ChoiceField(label="Rate", choices=RATES)
+    version = forms.CharField(
+        label="Version",
+        max_length=10,
+        required=False,
+        help_text="initial, august or revN; empty for the next one.",
+    )
+
+
+class AnswerForm(forms.Form):
+    answer = forms.CharField(
+        label="Answer to the sender",
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="Shown on the query's public status page and e-mailed to him.",
+    )
+    status = forms.ChoiceField(label="Status", choices=Feedback.Status.choices)
+    what = forms.CharField(
+        label="Amendment: what changed",
+        required=False,
+        max_length=1000,
+        help_text="For a resolved correction: recorded for the public amendments page.",
+    )
+    why = forms.CharField(label="Amendment: why", required=False, max_length=1000)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if bool(cleaned.get("what")) != bool(cleaned.get("why")):
+            self.add_error("what", "expected both what changed and why, or neither")
+        return cleaned
+
+
+class AssignToForm(forms.Form):
+    member = forms.TypedChoiceField(label="Assign to", coerce=int, empty_value=None, required=False)
+
+    def __init__(self, members: list[Any], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "no one")] + [(str(u.id), u.get_username()) for u in members]
+        self.fields["member"].choices = choices  # type: ignore[attr-defined]

@@ -1,0 +1,145 @@
+"""Direct members' pages (his games received for grading, his results from abroad) and
+the grading team's review of results from abroad. A member sees only his own: every
+member page starts from the record linked to his login (services.members.member_of)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from ecfgrading.backoffice.access import role_required
+from ecfgrading.backoffice.forms_members import (
+    AbroadEventForm,
+    GamesFormSet,
+    RejectForm,
+    abroad_event,
+)
+from ecfgrading.services import abroad, members
+from ecfgrading.services.accounts import Role
+from ecfgrading.services.errors import NotFound, ServiceError
+
+
+def _member_or_page(request: HttpRequest) -> members.DirectMember | HttpResponse:
+    """The signed-in member's record, or the page telling him it is not linked yet."""
+    try:
+        return members.member_of(request.user)
+    except NotFound:
+        return render(request, "backoffice/members/unlinked.html")
+
+
+@require_GET
+@role_required(Role.MEMBER)
+def member_home(request: HttpRequest) -> HttpResponse:
+    """His games received for a July list (``?list=``), and his results from abroad."""
+    member = _member_or_page(request)
+    if isinstance(member, HttpResponse):
+        return member
+    list_id = request.GET.get("list", "").strip() or members.default_list(timezone.localdate())
+    try:
+        games = members.games_received(member.player, list_id)
+    except ServiceError as error:
+        list_id = members.default_list(timezone.localdate())
+        messages.error(request, str(error))
+        games = members.games_received(member.player, list_id)
+    context = {
+        "member": member,
+        "player": member.player,
+        "games": games,
+        "abroad": abroad.members_results(member),
+    }
+    return render(request, "backoffice/members/home.html", context)
+
+
+@role_required(Role.MEMBER)
+def member_abroad(request: HttpRequest) -> HttpResponse:
+    """The form for an event abroad: "check" shows the file built and its problems by
+    line; "submit" keeps it for the grading team when it has no errors."""
+    member = _member_or_page(request)
+    if isinstance(member, HttpResponse):
+        return member
+    event_form = AbroadEventForm(request.POST or None)
+    games = GamesFormSet(request.POST or None, prefix="game")
+    context: dict[str, object] = {"form": event_form, "games": games, "member": member}
+    if request.method != "POST" or not (event_form.is_valid() and games.is_valid()):
+        status = 400 if request.method == "POST" else 200
+        return render(request, "backoffice/members/abroad.html", context, status=status)
+    event = abroad_event(event_form, games)
+    try:
+        if request.POST.get("action") == "submit":
+            made = abroad.submit_abroad(member, event, user=request.user)
+            messages.success(
+                request, f"Your results of {made.event_name} are with the grading team."
+            )
+            return redirect("backoffice:member_home")
+        context["built"] = abroad.check_abroad(member, event)
+    except ServiceError as error:
+        context["failure"] = str(error)
+        context["built"] = abroad.check_abroad(member, event)
+    return render(request, "backoffice/members/abroad.html", context)
+
+
+@require_GET
+@role_required(Role.TEAM)
+def abroad_list(request: HttpRequest) -> HttpResponse:
+    """Results from abroad waiting for a decision, and the latest decided."""
+    context = {
+        "pending": abroad.results_for_team(),
+        "accepted": abroad.results_for_team(status="accepted")[-20:],
+        "rejected": abroad.results_for_team(status="rejected")[-20:],
+    }
+    return render(request, "backoffice/members/abroad_list.html", context)
+
+
+@require_GET
+@role_required(Role.TEAM)
+def abroad_review(request: HttpRequest, result_id: int) -> HttpResponse:
+    """One result from abroad: the file built, its check against today's records."""
+    try:
+        found = abroad.review(result_id)
+    except NotFound as error:
+        raise Http404(str(error)) from None
+    context = {"review": found, "built": found.built, "reject": RejectForm()}
+    return render(request, "backoffice/members/abroad_review.html", context)
+
+
+@require_POST
+@role_required(Role.TEAM)
+def abroad_accept(request: HttpRequest, result_id: int) -> HttpResponse:
+    """Import it with the team member as sender."""
+    try:
+        imported = abroad.accept_abroad(result_id, user=request.user)
+    except NotFound as error:
+        raise Http404(str(error)) from None
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("backoffice:abroad_review", result_id=result_id)
+    if imported.accepted:
+        messages.success(request, f"Imported as submission {imported.submission_id}.")
+        return redirect("backoffice:abroad_list")
+    context = {
+        "feedback": imported.feedback,
+        "text": imported.feedback.to_text(),
+        "result_id": result_id,
+    }
+    return render(request, "backoffice/members/abroad_refused.html", context, status=409)
+
+
+@require_POST
+@role_required(Role.TEAM)
+def abroad_reject(request: HttpRequest, result_id: int) -> HttpResponse:
+    """Reject it with a note the member reads."""
+    form = RejectForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise abroad.AbroadError("expected a note saying why, for the member, got nothing")
+        abroad.reject_abroad(result_id, user=request.user, note=form.cleaned_data["note"])
+    except NotFound as error:
+        raise Http404(str(error)) from None
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("backoffice:abroad_review", result_id=result_id)
+    messages.success(request, "Rejected; the member sees your note.")
+    return redirect("backoffice:abroad_list")

@@ -1,0 +1,65 @@
+"""A player's page for the grading team: clubs (ending one by hand), games and grades."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from ecfgrading.backoffice.views.team import team_only
+from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.team import memberships
+
+
+@require_GET
+@team_only
+def lookup(request: HttpRequest) -> HttpResponse:
+    """A code typed in the box leads to the player's page."""
+    code = request.GET.get("code", "").strip()
+    if code:
+        try:
+            found = memberships.team_player(code, today=timezone.localdate())
+        except ServiceError as error:
+            return render(
+                request, "backoffice/team/players.html", {"code": code, "failure": str(error)}
+            )
+        return redirect("backoffice:team_player", code=found.profile.code)
+    return render(request, "backoffice/team/players.html", {"code": ""})
+
+
+@require_GET
+@team_only
+def detail(request: HttpRequest, code: str) -> HttpResponse:
+    return render(request, "backoffice/team/player.html", {"found": _found(code)})
+
+
+@team_only
+def end_membership(request: HttpRequest, code: str, membership_id: int) -> HttpResponse:
+    """GET: the confirm step; POST: the membership ends today (C2: no longer shown)."""
+    found = _found(code)
+    line = next((m for m in found.profile.clubs if m.id == membership_id), None)
+    if line is None:
+        raise Http404(f"expected a membership of {found.profile.code}")
+    if request.method == "POST":
+        try:
+            memberships.end_membership(
+                found.profile.code, membership_id, on=timezone.localdate(), user=request.user
+            )
+        except ServiceError as error:
+            messages.success(request, f"Nothing changed: {error}")
+        else:
+            messages.success(request, f"{found.profile.name}'s membership of {line.name} is ended.")
+        return redirect("backoffice:team_player", code=found.profile.code)
+    context = {"found": found, "line": line}
+    return render(request, "backoffice/team/membership_confirm.html", context)
+
+
+def _found(code: str) -> memberships.TeamPlayer:
+    try:
+        return memberships.team_player(code, today=timezone.localdate())
+    except ServiceError as error:
+        if error.kind in (ErrorKind.NOT_FOUND, ErrorKind.INVALID):
+            raise Http404(str(error)) from None
+        raise

@@ -1,0 +1,100 @@
+"""Queries and corrections from the public: by status; assign, answer, resolve or
+decline; the sender's status page reads the same record."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from ecfgrading.backoffice.forms_team import AnswerForm, AssignToForm
+from ecfgrading.backoffice.views.team import team_only
+from ecfgrading.registry.models import Feedback
+from ecfgrading.services.errors import NotFound, ServiceError
+from ecfgrading.services.team import queries
+
+_T = "backoffice/team/"
+
+
+@require_GET
+@team_only
+def index(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status", "")
+    if status not in Feedback.Status.values:
+        status = ""
+    context = {
+        "rows": queries.queries(status),
+        "status": status,
+        "statuses": Feedback.Status.choices,
+    }
+    return render(request, _T + "queries.html", context)
+
+
+@team_only
+def detail(request: HttpRequest, ref: str) -> HttpResponse:
+    """The query with the sender's details (private), and the answer form."""
+    feedback = _query(ref)
+    initial = {"answer": feedback.answer, "status": feedback.status}
+    form = AnswerForm(request.POST or None, initial=initial)
+    failure = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        correction = (
+            queries.Correction(data["what"], data["why"]) if data["what"] and data["why"] else None
+        )
+        status_url = request.build_absolute_uri(
+            reverse("web:feedback-status", kwargs={"ref": feedback.ref})
+        )
+        try:
+            done = queries.answer(
+                feedback.ref,
+                text=data["answer"],
+                status=data["status"],
+                user=request.user,
+                status_url=status_url,
+                correction=correction,
+            )
+        except ServiceError as error:
+            failure = str(error)
+        else:
+            mailed = " The sender is told by e-mail." if done.mailed else ""
+            noted = " The amendment is recorded." if done.amendment else ""
+            messages.success(request, f"{done.ref} is now {done.status}.{mailed}{noted}")
+            return redirect("backoffice:team_query", ref=done.ref)
+    context = {
+        "query": feedback,
+        "form": form,
+        "assign": AssignToForm(
+            queries.team_members(),
+            initial={"member": feedback.assigned_to_id or ""},
+        ),
+        "failure": failure,
+    }
+    status = 400 if request.method == "POST" else 200
+    return render(request, _T + "query.html", context, status=status)
+
+
+@require_POST
+@team_only
+def assign(request: HttpRequest, ref: str) -> HttpResponse:
+    feedback = _query(ref)
+    form = AssignToForm(queries.team_members(), request.POST)
+    if not form.is_valid():
+        messages.success(request, "Nothing changed: choose a member of the grading team.")
+        return redirect("backoffice:team_query", ref=feedback.ref)
+    try:
+        done = queries.assign(feedback.ref, form.cleaned_data["member"], user=request.user)
+    except ServiceError as error:
+        raise Http404(str(error)) from None
+    who = done.assigned_to.get_username() if done.assigned_to else "no one"
+    messages.success(request, f"{done.ref} is assigned to {who}.")
+    return redirect("backoffice:team_query", ref=done.ref)
+
+
+def _query(ref: str) -> Feedback:
+    try:
+        return queries.query(ref)
+    except NotFound as error:
+        raise Http404(str(error)) from None

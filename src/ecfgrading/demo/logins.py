@@ -1,0 +1,88 @@
+"""The demo's back-office logins: one of the grading team, two grading officers (each
+assigned some of the demo's events) and one direct member linked to a demo player.
+
+Their passwords are known and printed at the end of the build: a demo is for trying,
+and these logins exist only in a database the demo built (never made elsewhere).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from ecfgrading.demo.registration import MISSING
+from ecfgrading.registry.models import Event, Game, Player
+from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.services.members import create_member
+
+ACTOR = "demo"
+# The first results of 2012-13 are on record but graded in no list (build.py): a direct
+# member who played then has games received for the next list to look at.
+NEXT_SEASON = dt.date(2012, 6, 1)
+EVENTS_EACH = 4  # events assigned to each demo officer, besides one that never reported
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    password: str
+    role: str
+    what: str  # what the login is for, in words
+
+    def __str__(self) -> str:
+        return f"{self.username:8} password {self.password:22} {self.role}: {self.what}"
+
+
+def create_demo_logins() -> tuple[DemoLogin, ...]:
+    """Make the four logins; the officers get events, the member his record."""
+    made = [_login("grader", "demo-grader-2012", Role.TEAM, "everything")]
+    recent = list(
+        Event.objects.filter(end_date__gte=NEXT_SEASON)
+        .exclude(code__in=[code for code, *_ in MISSING])
+        .order_by("end_date", "code")
+        .values_list("code", flat=True)[: 2 * EVENTS_EACH]
+    )
+    missing = [code for code, *_ in MISSING]
+    for number, name in enumerate(("olivia", "owen")):
+        codes = [missing[number], *recent[number::2]]
+        user = create_user(
+            name, role=Role.OFFICER, email=f"{name}@officers.example.org",
+            password=f"demo-{name}-2012", first_name=name.capitalize(), actor=ACTOR,
+        )  # fmt: skip
+        Event.objects.filter(code__in=codes).update(grading_officer=user)
+        made.append(
+            DemoLogin(name, f"demo-{name}-2012", "grading officer", f"events {', '.join(codes)}")
+        )
+    made.append(_member())
+    return tuple(made)
+
+
+def _login(name: str, password: str, role: Role, what: str) -> DemoLogin:
+    create_user(name, role=role, email=f"{name}@team.example.org", password=password, actor=ACTOR)
+    return DemoLogin(name, password, "grading team", what)
+
+
+def _member() -> DemoLogin:
+    """The player with most games received for the next list becomes a direct member."""
+    busiest = (
+        Game.objects.filter(game_date__gte=NEXT_SEASON, player1__merged_into__isnull=True)
+        .exclude(player1__isnull=True)
+        .values("player1")
+        .annotate(games=Count("id"))
+        .order_by("-games", "player1")
+        .first()
+    )
+    player = (
+        Player.objects.get(pk=busiest["player1"])
+        if busiest
+        else Player.objects.filter(merged_into__isnull=True).order_by("code").first()
+    )
+    assert player is not None, "the demo has players"
+    create_member(
+        player.ref, f"DM{player.code:06d}", email="member@members.example.org",
+        member_class="Standard", username="member", password="demo-member-2012",
+        joined_on=dt.date(2009, 9, 1), actor=ACTOR,
+    )  # fmt: skip
+    return DemoLogin("member", "demo-member-2012", "direct member", f"{player.name} ({player.ref})")

@@ -1,0 +1,349 @@
+"""A direct member's results of an event played abroad (issue 11, item 4).
+
+The seeds' FAQ allows one exception to "registered events only": direct members may
+report their own results of non-registered events played outside England. The member's
+form is turned into a results file in the project's format (``formats.write_results``),
+checked exactly as any file is (``check_results``), and kept as a ``ForeignResult``
+waiting for the grading team; the team accepts it, and it is then imported like any
+file with the team member as its sender, or rejects it with a note. The member sees its
+status on his page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ecfgrading.engine.types import ResultCode
+from ecfgrading.formats.problems import Problem
+from ecfgrading.formats.results_model import (
+    Colour,
+    EventDetails,
+    GameResult,
+    PartKind,
+    PlayerEntry,
+    ResultsFile,
+    ResultsPart,
+)
+from ecfgrading.formats.results_writer import write_results
+from ecfgrading.registry.models import AuditLog, DirectMember, ForeignResult
+from ecfgrading.services.errors import Conflict, NotFound, ServiceError
+from ecfgrading.services.mail import queue_mail
+from ecfgrading.services.officers import TimeControlInput
+from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.ingest import ImportResult, check_results, import_results
+
+# The member's result, from his side of the board, as a results file's SCORE (G1).
+SCORES = {"win": ResultCode.WIN, "draw": ResultCode.DRAW, "loss": ResultCode.LOSS}
+COLOURS = {"white": Colour.WHITE, "black": Colour.BLACK, "": None}
+MEMBER_PIN = 1
+
+
+class AbroadError(ServiceError):
+    """Results from abroad that cannot be taken: a file with errors, a decision made."""
+
+
+@dataclass(frozen=True)
+class AbroadGame:
+    """One row of the form: a game of the member's."""
+
+    round: int | None
+    date: dt.date | None
+    opponent: str  # 'Surname, Forenames'
+    result: str  # win, draw or loss, for the member
+    colour: str = ""  # white, black or '' (not known)
+    fide_id: str = ""
+    rating: int | None = None  # the opponent's rating there (FIDE or national)
+
+
+@dataclass(frozen=True)
+class AbroadEvent:
+    """The form: the event, where and when, its time control, and the games."""
+
+    name: str
+    country: str
+    start: dt.date
+    end: dt.date
+    control: TimeControlInput
+    games: tuple[AbroadGame, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Built:
+    """The results file made from a form, with its check report."""
+
+    filename: str
+    data: bytes
+    feedback: Feedback
+
+    @property
+    def lines(self) -> list[tuple[int, str]]:
+        """The file's lines, numbered as the problems number them."""
+        return list(enumerate(self.data.decode("utf-8").splitlines(), start=1))
+
+    @property
+    def problems(self) -> list[Problem]:
+        return sorted(self.feedback.problems, key=lambda p: (p.line, p.severity != "error"))
+
+    @property
+    def ok(self) -> bool:
+        return self.feedback.ok
+
+
+def event_code(member: DirectMember, start: dt.date) -> str:
+    """The code the file carries: the member's number and the first day, which tells the
+    event apart from a registered one (codes are a county's letters and digits)."""
+    return f"X{member.number}-{start:%y%m%d}"[:20]
+
+
+def build_file(member: DirectMember, event: AbroadEvent) -> ResultsFile:
+    """The results file of the member's games, in the project's format."""
+    player = member.player
+    opponents = _opponents(event.games, club=abroad_club(event.country))
+    name = (
+        event.name
+        if event.country.lower() in event.name.lower()
+        else f"{event.name} ({event.country})"
+    )
+    details = EventDetails(
+        code=event_code(member, event.start),
+        submission_index=1,
+        name=name,
+        event_date=event.start,
+        final_result_date=event.end,
+        results_officer=player.name,
+        # The form asks for no postal address (it is private): the member's number is
+        # where the grading team finds him; he pays no fee for these games.
+        results_officer_address=(f"Direct member {member.number}",),
+        treasurer=player.name,
+        treasurer_address=(f"Direct member {member.number}",),
+        time_control=event.control.as_engine(),
+    )
+    me = PlayerEntry(
+        pin=MEMBER_PIN,
+        code_text=player.ref,
+        name=player.name,
+        membership_no=member.number,
+        fide_no=str(player.fide_id or ""),
+    )
+    games = tuple(
+        GameResult(
+            pin1=MEMBER_PIN,
+            score=SCORES[game.result],
+            pin2=opponents[_who(game)].pin,
+            colour=COLOURS[game.colour],
+            game_date=game.date,
+            round=game.round,
+        )
+        for game in event.games
+    )
+    part = ResultsPart(PartKind.SECTION, name=f"{event.country}: {event.name}"[:200], games=games)
+    return ResultsFile(details, (me, *opponents.values()), (part,))
+
+
+def _who(game: AbroadGame) -> tuple[str, str]:
+    return (game.opponent.strip().casefold(), game.fide_id.strip())
+
+
+def abroad_club(country: str) -> str:
+    """The club an opponent abroad is recorded with: his country, said to be abroad (a
+    player set needs a grading code or a club, and these players have neither)."""
+    return f"{country.strip()} (abroad)"
+
+
+def _opponents(games: tuple[AbroadGame, ...], *, club: str) -> dict[tuple[str, str], PlayerEntry]:
+    """One player set per opponent (the same name and FIDE id met twice is one PIN)."""
+    found: dict[tuple[str, str], PlayerEntry] = {}
+    for game in games:
+        key = _who(game)
+        if key in found:
+            continue
+        rating = f"rating {game.rating} there" if game.rating else ""
+        found[key] = PlayerEntry(
+            pin=MEMBER_PIN + 1 + len(found),
+            name=game.opponent.strip(),
+            club_name=club,
+            fide_no=game.fide_id.strip(),
+            comment=rating,
+        )
+    return found
+
+
+def check_abroad(member: DirectMember, event: AbroadEvent) -> Built:
+    """Build the file and check it as any results file is checked; nothing is stored."""
+    results = build_file(member, event)
+    try:
+        text = write_results(results)
+    except ValueError as error:  # a name holding '#' or a line break
+        raise AbroadError(f"expected names without '#' or line breaks: {error}") from None
+    filename = f"abroad-{results.event.code}.txt"
+    data = text.encode("utf-8")
+    (feedback,) = check_results([(filename, data)])
+    return Built(filename, data, feedback)
+
+
+def submit_abroad(member: DirectMember, event: AbroadEvent, *, user: Any = None) -> ForeignResult:
+    """Keep the member's results for the grading team, if the file passes its check."""
+    built = check_abroad(member, event)
+    if not built.ok:
+        raise AbroadError(
+            f"expected results without errors, got {len(built.feedback.errors)}: correct them first"
+        )
+    with transaction.atomic():
+        made = ForeignResult.objects.create(
+            member=member,
+            event_name=event.name,
+            country=event.country,
+            start_date=event.start,
+            end_date=event.end,
+            raw=built.data,
+        )
+        AuditLog.record("submit results from abroad", made, user=user, games=len(event.games))
+    return made
+
+
+# --- what the member and the team see ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AbroadRow:
+    id: int
+    member: str  # 'Surname, Forenames (number)'
+    player_code: str
+    event_name: str
+    country: str
+    start: dt.date
+    end: dt.date
+    status: str
+    status_words: str
+    submitted_at: dt.datetime
+    decided_at: dt.datetime | None
+    note: str
+    submission_id: int | None
+
+
+def _row(result: ForeignResult) -> AbroadRow:
+    member = result.member
+    return AbroadRow(
+        id=result.pk,
+        member=f"{member.player.name} ({member.number})",
+        player_code=member.player.ref,
+        event_name=result.event_name,
+        country=result.country,
+        start=result.start_date,
+        end=result.end_date,
+        status=result.status,
+        status_words=result.get_status_display(),
+        submitted_at=result.submitted_at,
+        decided_at=result.decided_at,
+        note=result.decision_note,
+        submission_id=result.submission_id,
+    )
+
+
+def members_results(member: DirectMember) -> list[AbroadRow]:
+    """A member's own results from abroad, latest first."""
+    rows = ForeignResult.objects.filter(member=member).select_related("member__player")
+    return [_row(r) for r in rows]
+
+
+def results_for_team(*, status: str = "pending") -> list[AbroadRow]:
+    """Results from abroad in one status (pending first of all), oldest first."""
+    rows = (
+        ForeignResult.objects.filter(status=status)
+        .select_related("member__player")
+        .order_by("submitted_at", "id")
+    )
+    return [_row(r) for r in rows]
+
+
+@dataclass(frozen=True)
+class Review:
+    """One result from abroad as the team reviews it: the file and its check today."""
+
+    row: AbroadRow
+    built: Built
+
+
+def review(result_id: int) -> Review:
+    """The file as the member's form built it, checked again against today's records."""
+    result = _found(result_id)
+    data = bytes(result.raw)
+    filename = f"abroad-{result.pk}.txt"
+    (feedback,) = check_results([(filename, data)])
+    return Review(_row(result), Built(filename, data, feedback))
+
+
+def _found(result_id: int) -> ForeignResult:
+    result = ForeignResult.objects.select_related("member__player").filter(pk=result_id).first()
+    if result is None:
+        raise NotFound(f"expected results from abroad on record, got number {result_id}")
+    return result
+
+
+def _pending(result_id: int) -> ForeignResult:
+    result = _found(result_id)
+    if result.status != ForeignResult.Status.PENDING:
+        raise Conflict(
+            f"expected results waiting for a decision, got {result.get_status_display().lower()}"
+        )
+    return result
+
+
+def accept_abroad(result_id: int, *, user: Any) -> ImportResult:
+    """Import the file with the team member as its sender. A file the import rejects
+    (the records changed since) stays pending, its submission kept, for a decision."""
+    result = _pending(result_id)
+    sender = user.get_full_name() or user.get_username()
+    imported = import_results(
+        bytes(result.raw), filename=f"abroad-{result.pk}.txt", sender=sender, user=user
+    )
+    result.submission_id = imported.submission_id
+    fields = ["submission"]
+    if imported.accepted:
+        result.status = ForeignResult.Status.ACCEPTED
+        result.decided_at, result.decided_by = timezone.now(), user
+        fields += ["status", "decided_at", "decided_by"]
+    result.save(update_fields=fields)
+    action = (
+        "accept results from abroad"
+        if imported.accepted
+        else "import of results from abroad rejected"
+    )
+    AuditLog.record(action, result, user=user, submission=imported.submission_id)
+    if imported.accepted:
+        _tell(result, "accepted", "They have been imported and will count in the next list.")
+    return imported
+
+
+def reject_abroad(result_id: int, *, user: Any, note: str) -> ForeignResult:
+    """Reject with a note the member reads."""
+    if not note.strip():
+        raise AbroadError("expected a note saying why, for the member, got nothing")
+    result = _pending(result_id)
+    result.status = ForeignResult.Status.REJECTED
+    result.decided_at, result.decided_by, result.decision_note = timezone.now(), user, note.strip()
+    result.save(update_fields=["status", "decided_at", "decided_by", "decision_note"])
+    AuditLog.record("reject results from abroad", result, user=user, note=note.strip())
+    _tell(result, "rejected", f"The grading team's note: {note.strip()}")
+    return result
+
+
+def _tell(result: ForeignResult, outcome: str, words: str) -> None:
+    """The member hears of the decision by mail, when he gave an address."""
+    member = result.member
+    if not member.email:
+        return
+    queue_mail(
+        "abroad",
+        member.email,
+        f"Your results from {result.event_name} were {outcome}",
+        f"Dear {member.player.forenames or member.player.surname},\n\n"
+        f"Your results of {result.event_name} ({result.country}, {result.start_date:%-d %B %Y})"
+        f" were {outcome} by the grading team. {words}\n",
+        key=f"abroad:{result.pk}:{outcome}",
+    )

@@ -1,0 +1,127 @@
+"""Starting grades assigned by the grading team (G6), in the back office: the latest
+assignments, and a FIDE rating's conversion (G29, G30) shown before it is saved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ecfgrading.engine import ListId, Rate
+from ecfgrading.registry.models import StartingGradeAssignment
+from ecfgrading.registry.numbering import player_on_record
+from ecfgrading.services.errors import user_input
+from ecfgrading.services.grading.assignments import (
+    FIDE_RATINGS,
+    AssignmentError,
+    _from_fide,
+    assign_starting_grade,
+)
+
+SHOWN = 100  # the latest ones; older assignments are in the audit log
+
+
+@dataclass(frozen=True)
+class AssignmentRow:
+    code: str
+    name: str
+    rate: str
+    grade: float
+    reason: str
+    valid_from: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """An assignment as it will be saved: the grade a FIDE rating converts to (G30)."""
+
+    code: str
+    name: str
+    rate: Rate
+    valid_from: str
+    grade: float
+    fide: int | None
+    reason: str
+
+    @property
+    def words(self) -> str:
+        start = f"a starting {self.rate} grade of {self.grade:.1f}"
+        if self.fide is None:
+            return f"{self.name} ({self.code}) is given {start} from list {self.valid_from} (G6)."
+        return (
+            f"{self.name} ({self.code}) is given {start} from list {self.valid_from}: "
+            f"FIDE {self.fide} converted by G29, ({self.fide} - 650) / 8 (G30)."
+        )
+
+
+def latest(limit: int = SHOWN) -> list[AssignmentRow]:
+    rows = StartingGradeAssignment.objects.select_related("player", "created_by").order_by(
+        "-created_at", "-id"
+    )[:limit]
+    return [
+        AssignmentRow(
+            a.player.ref,
+            a.player.name,
+            a.rate,
+            a.grade,
+            a.reason,
+            a.valid_from,
+            a.created_by.get_username() if a.created_by else "",
+            a.created_at,
+        )
+        for a in rows
+    ]
+
+
+def propose(
+    code: str,
+    rate: Rate,
+    *,
+    valid_from: str,
+    grade: float | None = None,
+    fide: int | None = None,
+    reason: str = "",
+) -> Proposed:
+    """What ``assign`` would save, checked the same way, without saving it."""
+    if (grade is None) == (fide is None):
+        raise AssignmentError("expected either a grade or a FIDE rating, not both or neither")
+    with user_input(AssignmentError):
+        ListId.parse(valid_from)
+    player = player_on_record(code, AssignmentError)
+    converted = _from_fide(fide) if fide is not None else grade
+    assert converted is not None
+    return Proposed(
+        player.ref,
+        player.name,
+        rate,
+        valid_from,
+        converted,
+        fide,
+        reason or (f"FIDE {fide}" if fide is not None else ""),
+    )
+
+
+def assign(proposed: Proposed, *, user: Any) -> StartingGradeAssignment:
+    """Save it through the assignments service (which checks and audits it)."""
+    if proposed.fide is not None:
+        return assign_starting_grade(
+            proposed.code,
+            proposed.rate,
+            valid_from=proposed.valid_from,
+            fide=proposed.fide,
+            reason=proposed.reason,
+            user=user,
+        )
+    return assign_starting_grade(
+        proposed.code,
+        proposed.rate,
+        valid_from=proposed.valid_from,
+        grade=proposed.grade,
+        reason=proposed.reason,
+        user=user,
+    )
+
+
+__all__ = ["FIDE_RATINGS", "AssignmentError", "AssignmentRow", "Proposed", "assign", "latest"]

@@ -1,0 +1,248 @@
+"""The identification queue in the back office: each open case beside its candidates,
+and the three decisions (link, create, merge), each previewed before it is made.
+
+The decisions themselves are the queue's and the merge's (services.results.queue,
+services.merge), which audit them; a merge is also an amendment (issue 11, item 6),
+since it changes grades already published under two codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+
+from ecfgrading.engine.codes import GradingCode, InvalidCode
+from ecfgrading.engine.types import ResultCode
+from ecfgrading.registry.models import Game, PendingIdentification, Player
+from ecfgrading.registry.numbering import player_on_record, resolve_code
+from ecfgrading.services.amendments import record_amendment
+from ecfgrading.services.errors import ErrorKind
+from ecfgrading.services.merge import MergeError, merge_players
+from ecfgrading.services.results.queue import OpenCase, PendingError, open_case_list, resolve
+from ecfgrading.services.team.profiles import Profile, profiles
+
+
+class CaseNotFound(PendingError):
+    """No identification case has that number."""
+
+    kind = ErrorKind.NOT_FOUND
+
+
+@dataclass(frozen=True)
+class WaitingGame:
+    """A game held back until the case is decided (the case's player as "he")."""
+
+    date: date
+    event: str
+    opponent: str
+    score: str  # his score: 1, ½ or 0
+
+
+@dataclass(frozen=True)
+class CaseDetail:
+    """A case as its file gave the player, and the candidates the matcher proposed."""
+
+    id: int
+    status: str
+    name: str
+    pin: int
+    code_text: str  # the grading code the file gave, if any
+    club: str
+    sex: str
+    born: int | None
+    fide_no: str
+    source: str
+    games: tuple[WaitingGame, ...]
+    candidates: tuple[Profile, ...]
+    scores: dict[int, int]  # candidate id -> the matcher's score
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == PendingIdentification.Status.OPEN
+
+
+@dataclass(frozen=True)
+class Preview:
+    """Exactly what a decision will do, shown before it is confirmed."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+def queue() -> list[OpenCase]:
+    """Open cases, oldest first, with their candidates (the queue's own view)."""
+    return open_case_list()
+
+
+def case_detail(case_id: int, *, today: date) -> CaseDetail:
+    """One case with its waiting games and its candidates' clubs, games and grades."""
+    case = _case(case_id)
+    scores = {int(c["player_id"]): int(c["score"]) for c in case.candidates}
+    return CaseDetail(
+        id=case.id,
+        status=case.status,
+        name=case.name,
+        pin=case.pin,
+        code_text=case.code_text,
+        club=case.club_name or case.club_code,
+        sex=case.sex,
+        born=case.date_of_birth.year if case.date_of_birth else None,
+        fide_no=case.fide_no,
+        source=case.submission.filename or f"submission {case.submission_id}",
+        games=tuple(_waiting_games(case)),
+        candidates=tuple(profiles(list(scores), today=today)),
+        scores=scores,
+    )
+
+
+def preview_link(case_id: int, code: str) -> Preview:
+    case, player = _open(case_id), player_on_record(code, PendingError)
+    games = _waiting(case)
+    lines = [
+        f"The {_games(games)} waiting for {case.name} (pin {case.pin} of {_source(case)}) "
+        f"are given to {player.name} ({player.ref}).",
+        *_club_line(case, player.name),
+        "The case is closed as linked; the next grading run counts the games.",
+    ]
+    return Preview(f"Link {case.name} to {player.name} ({player.ref})", tuple(lines))
+
+
+def preview_new(case_id: int) -> Preview:
+    case = _open(case_id)
+    code = _free_code(case.code_text)
+    issued = (
+        f"keeps the code {code} his file gave (no one holds it)"
+        if code
+        else "is issued the next grading code (G28)"
+    )
+    lines = [
+        f"A new player {case.name} is put on record and {issued}.",
+        f"The {_games(_waiting(case))} waiting for him are his.",
+        *_club_line(case, case.name),
+        "The case is closed as a new player.",
+    ]
+    return Preview(f"Create a new player {case.name}", tuple(lines))
+
+
+def preview_merge(absorbed: str, into: str) -> Preview:
+    gone, kept = player_on_record(absorbed, MergeError), player_on_record(into, MergeError)
+    if gone.id == kept.id:
+        raise MergeError(f"expected two different players, got {gone.ref} twice")
+    games = Game.objects.filter(Q(player1=gone) | Q(player2=gone)).count()
+    lines = [
+        f"{gone.name} ({gone.ref}) becomes part of {kept.name} ({kept.ref}): his "
+        f"{_games(games)} and his grades count for {kept.ref} from the next grading run.",
+        f"The code {gone.ref} is never issued again and keeps leading to {kept.ref} (G28).",
+        *_filled_in(kept, gone),
+        "The merge is recorded as an amendment, shown on the public amendments page "
+        "with the next version published.",
+    ]
+    return Preview(f"Merge {gone.ref} into {kept.ref}", tuple(lines))
+
+
+def link(case_id: int, code: str, *, user: Any) -> Player:
+    """Give the case's games to the player holding ``code`` (audited by the queue)."""
+    return resolve(case_id, code=code, user=user)
+
+
+def create(case_id: int, *, user: Any) -> Player:
+    """Put the case's player on record as a new player (audited by the queue)."""
+    return resolve(case_id, create=True, user=user)
+
+
+def merge(absorbed: str, into: str, *, why: str, user: Any) -> Player:
+    """Merge two records of one person (audited by the merge) and note the amendment."""
+    with transaction.atomic():
+        gone = player_on_record(absorbed, MergeError)
+        kept = merge_players(absorbed, into, user=user)
+        record_amendment(
+            what=f"{gone.name} ({gone.ref}) merged into {kept.name} ({kept.ref})",
+            why=why.strip() or "two records of the same player",
+            user=user,
+            player=kept,
+        )
+    return kept
+
+
+def _case(case_id: int) -> PendingIdentification:
+    case = PendingIdentification.objects.select_related("submission").filter(id=case_id).first()
+    if case is None:
+        raise CaseNotFound(f"expected the number of an identification case, got {case_id}")
+    return case
+
+
+def _open(case_id: int) -> PendingIdentification:
+    case = _case(case_id)
+    if case.status != PendingIdentification.Status.OPEN:
+        raise PendingError(
+            f"case {case_id} was already decided ({case.status})", kind=ErrorKind.CONFLICT
+        )
+    return case
+
+
+def _waiting(case: PendingIdentification) -> int:
+    return Game.objects.filter(Q(pending1=case) | Q(pending2=case)).count()
+
+
+def _waiting_games(case: PendingIdentification) -> list[WaitingGame]:
+    rows = (
+        Game.objects.filter(Q(pending1=case) | Q(pending2=case))
+        .select_related("event", "player1", "player2", "pending1", "pending2")
+        .order_by("game_date", "sequence")
+    )
+    return [_waiting_game(case, game) for game in rows]
+
+
+def _waiting_game(case: PendingIdentification, game: Game) -> WaitingGame:
+    first = game.pending1_id == case.id
+    other = game.player2 if first else game.player1
+    waiting = game.pending2 if first else game.pending1
+    opponent = str(other.name) if other else f"{waiting.name} (also waiting)" if waiting else "?"
+    score1 = ResultCode.from_text(game.result).score1  # G1: from the side of PIN1
+    own = score1 if first else 1.0 - score1
+    return WaitingGame(game.game_date, game.event.code, opponent, _score(own))
+
+
+def _score(value: float) -> str:
+    return "½" if value == 0.5 else f"{value:g}"
+
+
+def _games(n: int) -> str:
+    return f"{n} game{'s' if n != 1 else ''}"
+
+
+def _source(case: PendingIdentification) -> str:
+    return case.submission.filename or f"submission {case.submission_id}"
+
+
+def _club_line(case: PendingIdentification, name: str) -> list[str]:
+    club = case.club_name or case.club_code
+    return [f"The club {club} is added to {name}'s memberships."] if club else []
+
+
+def _free_code(text: str) -> str:
+    """The code the file gave, if well formed and held by no one (as the queue does)."""
+    try:
+        given = GradingCode.parse(text) if text else None
+    except InvalidCode:
+        return ""
+    return str(given) if given is not None and resolve_code(given) is None else ""
+
+
+def _filled_in(kept: Player, gone: Player) -> list[str]:
+    words = {
+        "date_of_birth": "date of birth",
+        "fide_id": "FIDE id",
+        "sex": "sex",
+        "membership_no": "membership number",
+    }
+    taken = [
+        label for name, label in words.items() if not getattr(kept, name) and getattr(gone, name)
+    ]
+    if not taken:
+        return []
+    return [f"{kept.ref} takes from {gone.ref} what his record lacks: {', '.join(taken)}."]
