@@ -10,7 +10,10 @@ type them, clubs, the current lists' API pages); each is asked for twice:
 - cold: the first time, with the page cache empty (a cache prefix of the run's own, one
   per kind, so nothing another process or kind cached is read, and nothing is cleared):
   the page is made, and the number of database queries it took is counted;
-- warm: the second time, from the shared cache (ETag not sent, so the body comes back).
+- warm: the second time, from the worker's memory of the pages it sent (``web.memory``;
+  ETag not sent, so the body comes back);
+- shared: a third time with that memory emptied, as another worker finds the page: from
+  the shared cache.
 
 The full v2 ``rating_list`` (every player of the current lists) is asked for ``--lists``
 times, and the newest list's whole file in CSV, JSON and XLSX once cold (exported) and
@@ -36,16 +39,21 @@ from web import sample  # bench/web.py: the same addresses as the load test
 
 # Which sampled kinds to time, and the p95 each must beat (ms); None: shown, no target.
 KINDS: dict[str, float | None] = {
+    "home": None,
     "player lookup (name)": 50.0,
     "player lookup (code)": 50.0,
     "club lookup": 50.0,
     "player page": 100.0,
     "club page": None,
+    "county page": None,
+    "events received": None,
     "event page": None,
+    "lists": None,
     "api player search": 50.0,
     "api player": 50.0,
     "api list page": 50.0,
     "v2 player by code": 50.0,
+    "v2 player by name": 50.0,
 }
 RATING_LIST = "/v2/new/api.php?v2/rating_list"
 RATING_LIST_SECONDS = 2.0
@@ -56,6 +64,8 @@ def measure(samples: dict[str, list[str]], count: int, lists: int) -> dict[str, 
     """Each kind's addresses cold then warm; the full rating list ``lists`` times."""
     from django.core.cache import cache
     from django.test import Client
+
+    from ecfgrading.web.memory import MEMORY
 
     client = Client(HTTP_HOST="127.0.0.1")
     client.get("/help/")  # the first request of a process imports views and templates
@@ -68,9 +78,12 @@ def measure(samples: dict[str, list[str]], count: int, lists: int) -> dict[str, 
         # An empty cache for each kind: a code looked up is followed to the player's
         # page, which must not warm the player pages timed next.
         cache.key_prefix = f"{prefix}-{number}"
+        MEMORY.clear()
         cold = [_timed(client, url, count_queries=True) for url in urls]
-        warm = [_timed(client, url) for url in urls]
-        found[kind] = {"cold": _summary(cold), "warm": _summary(warm)}
+        warm = [_timed(client, url) for url in urls]  # the worker's memory (web.memory)
+        MEMORY.clear()
+        shared = [_timed(client, url) for url in urls]  # as another worker: shared cache
+        found[kind] = {"cold": _summary(cold), "warm": _summary(warm), "shared": _summary(shared)}
         print(_line(kind, found[kind]), flush=True)
     if lists:
         cache.key_prefix = f"{prefix}-lists"
@@ -81,9 +94,9 @@ def measure(samples: dict[str, list[str]], count: int, lists: int) -> dict[str, 
         }
         print(_line("v2 rating_list", found["v2 rating_list"]), flush=True)
         for url in samples.get("list file", []):
-            cold = _timed(client, url, count_queries=True)  # exported, then kept
-            warm = [_timed(client, url) for _ in range(max(1, lists - 1))]
-            found[url] = {"cold": _summary([cold]), "warm": _summary(warm)}
+            exported = [_timed(client, url, count_queries=True)]  # made, then kept
+            kept = [_timed(client, url) for _ in range(max(1, lists - 1))]
+            found[url] = {"cold": _summary(exported), "warm": _summary(kept)}
             print(_line(url, found[url]), flush=True)
     return found
 
@@ -131,6 +144,7 @@ def _summary(timed: list[tuple[float, int, int]]) -> dict[str, Any]:
 
 def _line(kind: str, figures: dict[str, Any]) -> str:
     cold, warm = figures["cold"], figures["warm"]
+    shared = f"shared p95 {figures['shared']['p95']:6.1f}  " if "shared" in figures else ""
     target = KINDS.get(kind) if kind in KINDS else None
     if kind == "v2 rating_list":
         target = RATING_LIST_SECONDS * 1000
@@ -142,7 +156,7 @@ def _line(kind: str, figures: dict[str, Any]) -> str:
         f"{kind:22} n {cold['samples']:>4}  cold p50 {cold['p50']:7.1f} p95 {cold['p95']:7.1f} "
         f"max {cold['max']:7.1f} (queries {cold['queries_median']:.0f}-{cold['queries_max']})  "
         f"warm p50 {warm['p50']:6.1f} p95 {warm['p95']:6.1f} max {warm['max']:7.1f} "
-        f"errors {cold['errors'] + warm['errors']}{verdict}"
+        f"{shared}errors {cold['errors'] + warm['errors']}{verdict}"
     )
 
 

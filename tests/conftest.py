@@ -30,6 +30,15 @@ def _static_files_without_collectstatic() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _forget_pages() -> None:
+    """A page one test's worker remembered (web.memory) never answers another test: a
+    rolled-back database may come back to the same data token with other data."""
+    from ecfgrading.web.memory import MEMORY
+
+    MEMORY.clear()
+
+
 def _on_postgresql() -> bool:
     """The settings pick PostgreSQL exactly when DATABASE_URL names it."""
     return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))

@@ -26,6 +26,8 @@ ECFGRADING_MAIL_ATTEMPTS  tries at delivering one message before it is marked fa
                           (default 8)
 ECFGRADING_MAIL_RETRY_SECONDS  wait before the first retry; each later one waits twice as
                           long (default 300: 5, 10, 20 ... minutes)
+ECFGRADING_PAGE_MEMORY_MB public pages each worker keeps in memory, sent again while
+                          nothing changes (default 32; 0 off)
 ECFGRADING_LOGIN_ATTEMPTS failed back-office logins allowed per name and address before
                           a lockout (default 5); the lockout lasts one hour
 """
@@ -154,6 +156,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a page this worker sent under the current data token goes out again as it was.
+    "ecfgrading.web.memory.PageMemoryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -270,6 +274,8 @@ CACHES: dict[str, dict[str, Any]] = {
         }
     )
 }
+# Each worker's memory of the public pages it sent (web.memory), in megabytes.
+PAGE_MEMORY_MB = float(os.environ.get("ECFGRADING_PAGE_MEMORY_MB", "32"))
 CACHES["default"]["KEY_PREFIX"] = os.environ.get("ECFGRADING_CACHE_PREFIX", "ecfgrading")
 CACHES["default"]["TIMEOUT"] = 24 * 3600
 

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 
 from ecfgrading.services.public.freshness import one_token
+from ecfgrading.web.memory import KEPT, MARK, slot_of
 from ecfgrading.web.render import wants_json
 
 View = Callable[..., HttpResponse]
@@ -27,7 +28,7 @@ MAX_AGE = 60
 
 
 def cached_page(view: View) -> View:
-    """Serve GET and HEAD from the shared cache; store successful pages and 404s."""
+    """Serve GET and HEAD from the shared cache; store pages, redirects and 404s."""
 
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -49,12 +50,17 @@ def _cached(
         return _headers(HttpResponseNotModified(), etag)
     stored = cache.get(key)
     if stored is not None:
-        status, content_type, body = stored
+        status, content_type, body, *moved = stored
         response = HttpResponse(body, status=status, content_type=content_type)
-        return _headers(response, etag)
-    response = view(request, *args, **kwargs)
-    if response.status_code in (200, 404) and not response.streaming:
-        cache.set(key, (response.status_code, response["Content-Type"], response.content))
+        if moved and moved[0]:
+            response["Location"] = moved[0]
+    else:
+        response = view(request, *args, **kwargs)
+        if response.status_code in KEPT and not response.streaming:
+            kept = (response.status_code, response["Content-Type"], response.content)
+            cache.set(key, (*kept, response.get("Location", "")))
+    # The worker's own memory may send it again as the stack finished it (web.memory).
+    setattr(response, MARK, (slot_of(request, wants_json(request)), token, etag))
     return _headers(response, etag)
 
 

@@ -169,7 +169,8 @@ class PendingIdentification(models.Model):
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    # Indexed: the public pages' data token reads its maximum on every request.
+    resolved_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ("submission", "pin")

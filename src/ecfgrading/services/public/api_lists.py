@@ -14,6 +14,7 @@ Entries come in name order (the lookups' folded name key, then the code).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from ecfgrading.registry.models import ListEntry, ListVersion
 from ecfgrading.services.clubs import shown_clubs
 from ecfgrading.services.errors import NotFound
 from ecfgrading.services.lists.export import ENTRY_FIELDS, PLAYER_FIELDS
+from ecfgrading.services.public.freshness import data_token
 from ecfgrading.services.public.lists import VersionInfo, list_label, published_versions
 from ecfgrading.services.public.paging import MAX_PER_PAGE, Page, bounds
 
@@ -89,12 +91,16 @@ def list_page(
     of_list = [v for v in every if v.list_id == list_id and v.rate is rate]
     chosen = _chosen(of_list, list_id, rate, version)
     per_page = max(1, min(per_page, MAX_PER_PAGE))
-    entries = ListEntry.objects.filter(version_id=chosen.id, published=True)
-    total = entries.count()
+    order = entry_order(chosen.id, data_token())
+    total = len(order)
     number = min(max(1, page), max(1, -(-total // per_page)))
     start, end = bounds(number, per_page)
-    ordered = entries.order_by("player__name_key", "player__code")
-    rows = list(ordered.values_list(*ENTRY_FIELDS, *PLAYER_FIELDS, named=True)[start:end])
+    wanted = order[start:end]
+    fetched = ListEntry.objects.filter(id__in=wanted).order_by()
+    by_id = {
+        row.id: row for row in fetched.values_list("id", *ENTRY_FIELDS, *PLAYER_FIELDS, named=True)
+    }
+    rows = [by_id[pk] for pk in wanted]
     found = tuple(_entries(rows, chosen, every))
     return ListPage(
         version=chosen,
@@ -102,6 +108,17 @@ def list_page(
         versions=tuple(v.name for v in of_list),
         page=Page(found, number, per_page, total),
     )
+
+
+@functools.lru_cache(maxsize=32)
+def entry_order(version_id: int, token: str) -> tuple[int, ...]:
+    """The version's published entries in name order, by id: sorted once per process and
+    data token (a published version never changes, G26; the token guards against a
+    database restored or rebuilt under the same ids), so that a page is one lookup of
+    its ids rather than a sort of the whole list."""
+    entries = ListEntry.objects.filter(version_id=version_id, published=True)
+    ordered = entries.order_by("player__name_key", "player__code")
+    return tuple(ordered.values_list("id", flat=True))
 
 
 def _chosen(

@@ -1,15 +1,12 @@
-"""Bodies of the federation's rating-API shapes, with ETags, the long ones cached.
+"""Bodies of the federation's rating-API shapes, with ETags, kept in the shared cache.
 
-Two kinds of answer:
-
-- a short one (a player, a rating, games, a club) is made afresh for each request, in a
-  few indexed queries: cheaper than asking whether anything changed. Its ETag is a
-  digest of its content, so a conditional request for an unchanged answer gets 304;
-- a long one (the rating list, as JSON or CSV) is a function of its route, of what has
-  been published, received and identified since (``freshness.data_token``) and of the
-  day (a date left out means today): its bytes are kept in the shared cache under
-  those, so the national list is made once per change, not once per request, and a
-  conditional request whose ETag still matches gets 304 before anything is read.
+Every v2 answer, and the rating list as CSV, is a function of its route, of what has
+been published, received and identified since (``freshness.data_token``) and of the day
+(a date left out means today): its bytes are kept in the shared cache under those, so a
+name search or the national list is made once per change, not once per request, and a
+conditional request whose ETag still matches gets 304 before anything is read. The REST
+shapes' short answers (a player, a rating, games, a club) are made afresh in a few
+indexed queries; their ETag is a digest of their content.
 
 The v2 bodies carry this request's processing times besides (``meter``), so their
 content is kept without them and completed per request, and their ETag is weak: the

@@ -86,7 +86,6 @@ ROUTES: tuple[tuple[re.Pattern[str], Handler], ...] = tuple(
         (rf"rating_list(?:/(?P<on>{_PART}))?", _rating_list),
     )
 )
-LONG = frozenset({_rating_list})  # answers kept in the shared cache (``answers``)
 _CSV = re.compile(rf"rating_list_csv(?:/(?P<on>{_PART}))?", re.IGNORECASE)
 EXAMPLE = "v2/players/code/123456"
 
@@ -109,8 +108,9 @@ def api(request: HttpRequest) -> HttpResponse:
         match = pattern.fullmatch(route)
         if match is not None:
             found = {k: v for k, v in match.groupdict().items() if v is not None}
-            keep = route if handler in LONG else None
-            return answers.v2_json(request, functools.partial(handler, **found), keep=keep)
+            # Every answer's members are kept in the shared cache under the data token
+            # (``answers.kept``); the processing times around them are each request's own.
+            return answers.v2_json(request, functools.partial(handler, **found), keep=route)
     message = f"expected a route such as ?{EXAMPLE} (docs/api.md lists them), got ?{route}"
     return answers.v2_failure(request, message, status=404)
 
