@@ -10,8 +10,10 @@ other, never fail for it, and never create one person twice (docs/imports.md).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -271,7 +273,7 @@ def import_files(
     results = []
     done_before = _accepted_among(data for _, data in batch)
     seen: set[str] = set()
-    with shared_view() as view:
+    with shared_view() as view, fewer_collections():
         importer = ResultsImporter(sender=sender, user=user, view=view)
         for done, (filename, data) in enumerate(batch):
             if progress:
@@ -287,6 +289,24 @@ def import_files(
     if progress:
         progress(len(batch), len(batch), "")
     return results
+
+
+# A batch allocates millions of short-lived objects beside the long-lived view of the
+# registry; Python's default cycle collection (every 700 allocations) then walks that view
+# again and again, a tenth of the batch's time at national size. Objects here rarely form
+# cycles, and reference counting frees them either way.
+BATCH_GC_THRESHOLD = 50_000
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Collect cyclic garbage less often for the span of a batch, then as before."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], BATCH_GC_THRESHOLD), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def check_results(files: Iterable[tuple[str, bytes]], *, event_code: str = "") -> list[Feedback]:
