@@ -106,6 +106,7 @@ def test_a_redirect_is_kept_with_where_it_sends(client: Client) -> None:
     assert MADE == ["/moved/"]
     for response in (first, from_memory, from_shared_cache):
         assert (response.status_code, response["Location"]) == (302, "/clubs/")
+        assert response.url == "/clubs/"  # a redirect a client (or the test client) follows
 
 
 def test_a_response_that_sets_a_cookie_is_never_remembered(client: Client) -> None:

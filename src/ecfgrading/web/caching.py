@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 
 from ecfgrading.services.public.freshness import one_token
-from ecfgrading.web.memory import KEPT, MARK, slot_of
+from ecfgrading.web.memory import KEPT, MARK, rebuilt, slot_of
 from ecfgrading.web.render import wants_json
 
 View = Callable[..., HttpResponse]
@@ -51,9 +51,8 @@ def _cached(
     stored = cache.get(key)
     if stored is not None:
         status, content_type, body, *moved = stored
-        response = HttpResponse(body, status=status, content_type=content_type)
-        if moved and moved[0]:
-            response["Location"] = moved[0]
+        response = rebuilt(status, body, moved[0] if moved else "")
+        response["Content-Type"] = content_type
     else:
         response = view(request, *args, **kwargs)
         if response.status_code in KEPT and not response.streaming:

@@ -24,7 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseNotModified,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+)
 
 from ecfgrading.services.public.freshness import data_token
 
@@ -122,10 +129,18 @@ def _recall(request: HttpRequest) -> HttpResponseBase | None:
             if name.lower() not in ("content-length", "content-type"):
                 response[name] = value
         return response
-    response = HttpResponse(page.body, status=page.status)
+    response = rebuilt(page.status, page.body, dict(page.headers).get("Location", ""))
     for name, value in page.headers:
         response[name] = value
     return response
+
+
+def rebuilt(status: int, body: bytes, location: str) -> HttpResponse:
+    """A kept page as a response again; a redirect as Django's own (``.url`` and all)."""
+    if status in (301, 302) and location:
+        moved = HttpResponsePermanentRedirect if status == 301 else HttpResponseRedirect
+        return moved(location, content=body)
+    return HttpResponse(body, status=status)
 
 
 def _remember(response: HttpResponseBase) -> None:
