@@ -29,7 +29,7 @@ def chase(request: HttpRequest, event_id: int) -> HttpResponse:
     except ServiceError as error:
         if error.kind == ErrorKind.NOT_FOUND:
             raise Http404(str(error)) from None
-        messages.success(request, f"Not chased: {error}")
+        messages.error(request, f"Not chased: {error}")
         return redirect("backoffice:team_chase")
     to = record.message.to if record.message else "the officer"
     messages.success(request, f"Chased {record.event.code}: a reminder is queued for {to}.")

@@ -48,7 +48,7 @@ def end_membership(request: HttpRequest, code: str, membership_id: int) -> HttpR
                 found.profile.code, membership_id, on=timezone.localdate(), user=request.user
             )
         except ServiceError as error:
-            messages.success(request, f"Nothing changed: {error}")
+            messages.error(request, f"Nothing changed: {error}")
         else:
             messages.success(request, f"{found.profile.name}'s membership of {line.name} is ended.")
         return redirect("backoffice:team_player", code=found.profile.code)

@@ -82,7 +82,7 @@ def assign(request: HttpRequest, ref: str) -> HttpResponse:
     feedback = _query(ref)
     form = AssignToForm(queries.team_members(), request.POST)
     if not form.is_valid():
-        messages.success(request, "Nothing changed: choose a member of the grading team.")
+        messages.error(request, "Nothing changed: choose a member of the grading team.")
         return redirect("backoffice:team_query", ref=feedback.ref)
     try:
         done = queries.assign(feedback.ref, form.cleaned_data["member"], user=request.user)
