@@ -15,6 +15,9 @@ type them, clubs, the current lists' API pages); each is asked for twice:
 - shared: a third time with that memory emptied, as another worker finds the page: from
   the shared cache.
 
+A code typed in the player lookup is timed twice: its answer (a redirect to the player:
+the lookup) and, as ``code lookup + player page``, followed as a browser follows it.
+
 The full v2 ``rating_list`` (every player of the current lists) is asked for ``--lists``
 times, and the newest list's whole file in CSV, JSON and XLSX once cold (exported) and
 ``--lists - 1`` times from the cache. Prints p50/p95/max and queries per kind against
@@ -41,7 +44,8 @@ from web import sample  # bench/web.py: the same addresses as the load test
 KINDS: dict[str, float | None] = {
     "home": None,
     "player lookup (name)": 50.0,
-    "player lookup (code)": 50.0,
+    "player lookup (code)": 50.0,  # the lookup's answer: a redirect to the player
+    "code lookup + player page": None,  # ... followed, as a browser does
     "club lookup": 50.0,
     "player page": 100.0,
     "club page": None,
@@ -79,10 +83,11 @@ def measure(samples: dict[str, list[str]], count: int, lists: int) -> dict[str, 
         # page, which must not warm the player pages timed next.
         cache.key_prefix = f"{prefix}-{number}"
         MEMORY.clear()
-        cold = [_timed(client, url, count_queries=True) for url in urls]
-        warm = [_timed(client, url) for url in urls]  # the worker's memory (web.memory)
+        follow = kind == "code lookup + player page"
+        cold = [_timed(client, url, count_queries=True, follow=follow) for url in urls]
+        warm = [_timed(client, url, follow=follow) for url in urls]  # the worker's memory
         MEMORY.clear()
-        shared = [_timed(client, url) for url in urls]  # as another worker: shared cache
+        shared = [_timed(client, url, follow=follow) for url in urls]  # the shared cache
         found[kind] = {"cold": _summary(cold), "warm": _summary(warm), "shared": _summary(shared)}
         print(_line(kind, found[kind]), flush=True)
     if lists:
@@ -101,13 +106,14 @@ def measure(samples: dict[str, list[str]], count: int, lists: int) -> dict[str, 
     return found
 
 
-def _timed(client: Any, url: str, *, count_queries: bool = False) -> tuple[float, int, int]:
-    """(milliseconds, status, queries) of one request; a code typed in a lookup is
-    followed to the player's page, as a browser does."""
+def _timed(
+    client: Any, url: str, *, count_queries: bool = False, follow: bool = False
+) -> tuple[float, int, int]:
+    """(milliseconds, status, queries) of one request, with the redirects it gives when
+    ``follow`` (a code typed in the lookup, followed to the player's page)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    follow = "?q=" in url and url.startswith("/players/")
     if count_queries:
         with CaptureQueriesContext(connection) as queries:
             start = time.perf_counter()
@@ -118,7 +124,7 @@ def _timed(client: Any, url: str, *, count_queries: bool = False) -> tuple[float
         start = time.perf_counter()
         response = client.get(url, follow=follow)
         elapsed, made = time.perf_counter() - start, 0
-    if response.status_code != 200:
+    if response.status_code not in (200, 302):  # 302: a code's lookup, not followed
         print(f"  {url}: status {response.status_code}", file=sys.stderr)
     return elapsed * 1000, response.status_code, made
 
@@ -136,7 +142,7 @@ def _summary(timed: list[tuple[float, int, int]]) -> dict[str, Any]:
         "p95": at(0.95),
         "max": times[-1],
         "mean": statistics.fmean(times),
-        "errors": sum(1 for _, status, _ in timed if status != 200),
+        "errors": sum(1 for _, status, _ in timed if status not in (200, 302)),
         "queries_median": statistics.median(queries),
         "queries_max": queries[-1],
     }
@@ -171,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     samples = sample(args.samples, args.seed, FILE_FORMATS)  # sets Django up
     whole = [url for url in samples["list download"] if "-" not in url]
     samples["list file"] = whole  # gradesYYYYMM.csv, .json, .xlsx: every rate
+    samples["code lookup + player page"] = samples.get("player lookup (code)", [])
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)  # as `serve` does
