@@ -9,7 +9,7 @@ from django import forms
 from ecfgrading.registry.models import Event
 from ecfgrading.services.officers import TimeControlInput
 
-_TIME_FIELDS = (
+TIME_FIELDS = (
     ("minutes_for_game", "Minutes for the game"),
     ("moves_first_session", "Moves in the first session"),
     ("minutes_first_session", "Minutes for the first session"),
@@ -30,7 +30,39 @@ def _minutes(label: str) -> forms.IntegerField:
     )
 
 
-class EventForm(forms.Form):
+class TimeControlForm(forms.Form):
+    """Dates and a time control, as an event's results file gives them (G2 decides its
+    rate): the registration form and a direct member's event abroad share it."""
+
+    control_fields: tuple[tuple[str, str], ...] = TIME_FIELDS
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, label in self.control_fields:
+            self.fields[name] = _minutes(label)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and end < start:
+            self.add_error("end", f"expected the last day on or after the first, {start}")
+        if not (cleaned.get("minutes_for_game") or cleaned.get("minutes_first_session")):
+            self.add_error(
+                "minutes_for_game",
+                "expected the minutes for the game, or the first session's moves and minutes",
+            )
+        return cleaned
+
+    @property
+    def time_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name, _ in self.control_fields]
+
+    def time_control(self) -> TimeControlInput:
+        data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
+        return TimeControlInput(**{name: data.get(name) for name, _ in self.control_fields})
+
+
+class EventForm(TimeControlForm):
     """An event to register: the time control decides its rate of play (G2)."""
 
     code = forms.CharField(
@@ -47,31 +79,6 @@ class EventForm(forms.Form):
         help_text="The results are due four weeks after it.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name, label in _TIME_FIELDS:
-            self.fields[name] = _minutes(label)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and end < start:
-            self.add_error("end", f"expected the last day on or after the first, {start}")
-        if not (cleaned.get("minutes_for_game") or cleaned.get("minutes_first_session")):
-            self.add_error(
-                "minutes_for_game",
-                "expected the minutes for the game, or the first session's moves and minutes",
-            )
-        return cleaned
-
-    def time_control(self) -> TimeControlInput:
-        data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
-        return TimeControlInput(**{name: data.get(name) for name, _ in _TIME_FIELDS})
-
-    @property
-    def time_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name, _ in _TIME_FIELDS]
-
     @property
     def event_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("code", "name", "kind", "start", "end")]
@@ -80,7 +87,7 @@ class EventForm(forms.Form):
 def time_control_from(query: Any) -> TimeControlInput:
     """A time control from a query string (the rate-of-play preview), ignoring junk."""
     values: dict[str, int | None] = {}
-    for name, _ in _TIME_FIELDS:
+    for name, _ in TIME_FIELDS:
         text = str(query.get(name, "")).strip()
         values[name] = int(text) if text.isdigit() and int(text) <= 1000 else None
     return TimeControlInput(**values)

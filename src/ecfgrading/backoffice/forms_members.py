@@ -7,17 +7,18 @@ from typing import Any
 
 from django import forms
 
+from ecfgrading.backoffice.forms import TIME_FIELDS, TimeControlForm
 from ecfgrading.services.abroad import AbroadEvent, AbroadGame
-from ecfgrading.services.officers import TimeControlInput
 
 GAME_ROWS = 9  # a congress abroad is seldom longer; a longer one goes in two forms
 
-_TIME_FIELDS = (
-    ("minutes_for_game", "Minutes for the game"),
-    ("moves_first_session", "Moves in the first session"),
-    ("minutes_first_session", "Minutes for the first session"),
-    ("minutes_rest_of_game", "Minutes for the rest of the game"),
-    ("seconds_per_move", "Seconds added per move"),
+# An event abroad gives its time control in one session at most, then the rest.
+_ABROAD_TIME = (
+    "minutes_for_game",
+    "moves_first_session",
+    "minutes_first_session",
+    "minutes_rest_of_game",
+    "seconds_per_move",
 )
 
 
@@ -37,41 +38,18 @@ def _date(label: str, *, required: bool = True) -> forms.DateField:
     )
 
 
-class AbroadEventForm(forms.Form):
+class AbroadEventForm(TimeControlForm):
     """The event abroad: name, country, dates and time control (its rate by G2)."""
 
+    control_fields = tuple((n, label) for n, label in TIME_FIELDS if n in _ABROAD_TIME)
     name = forms.CharField(label="Event name", max_length=150)
     country = forms.CharField(label="Country", max_length=60)
     start = _date("First day")
     end = _date("Last day")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name, label in _TIME_FIELDS:
-            self.fields[name] = _number(label)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and end < start:
-            self.add_error("end", f"expected the last day on or after the first, {start}")
-        if not (cleaned.get("minutes_for_game") or cleaned.get("minutes_first_session")):
-            self.add_error(
-                "minutes_for_game",
-                "expected the minutes for the game, or the first session's moves and minutes",
-            )
-        return cleaned
-
-    def control(self) -> TimeControlInput:
-        return TimeControlInput(**{name: self.cleaned_data.get(name) for name, _ in _TIME_FIELDS})
-
     @property
     def event_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("name", "country", "start", "end")]
-
-    @property
-    def time_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name, _ in _TIME_FIELDS]
 
 
 class AbroadGameForm(forms.Form):
@@ -133,7 +111,7 @@ def abroad_event(event: AbroadEventForm, games: Any) -> AbroadEvent:
         country=data["country"],
         start=data["start"],
         end=data["end"],
-        control=event.control(),
+        control=event.time_control(),
         games=tuple(form.game() for form in games.forms if form.cleaned_data),
     )
 
