@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -85,7 +85,15 @@ def _free_port() -> int:
 @pytest.fixture
 def smtp() -> Iterator[Mailbox]:
     """aiosmtpd on 127.0.0.1, with Django's SMTP backend pointed at it."""
-    box = Mailbox()
+    yield from serving(Mailbox())
+
+
+Box = TypeVar("Box", bound=Mailbox)
+
+
+def serving(box: Box) -> Iterator[Box]:
+    """Serve ``box`` by SMTP on a free loopback port while Django sends there (a
+    fixture's body: ``yield from serving(...)``)."""
     port = _free_port()
     controller = Controller(box, hostname="127.0.0.1", port=port)
     controller.start()

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.test import override_settings
@@ -26,7 +25,7 @@ from ecfgrading.services import mail
 from ecfgrading.services.accounts import Role, create_user
 from ecfgrading.services.mail import deliver_due, queue_mail, retry_wait
 from ecfgrading.services.mail_tasks import deliver_mail, request_delivery
-from tests.backoffice.conftest import PASSWORD, Mailbox, _free_port, signed_in
+from tests.backoffice.conftest import PASSWORD, Mailbox, _free_port, serving, signed_in
 
 
 class RefusingMailbox(Mailbox):
@@ -44,33 +43,14 @@ class RefusingMailbox(Mailbox):
         return await super().handle_DATA(server, session, envelope)
 
 
-def _serving(box: Mailbox) -> Iterator[Mailbox]:
-    port = _free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        with override_settings(
-            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
-            EMAIL_HOST="127.0.0.1",
-            EMAIL_PORT=port,
-            EMAIL_HOST_USER="",
-            EMAIL_HOST_PASSWORD="",
-            EMAIL_USE_TLS=False,
-            DEFAULT_FROM_EMAIL="grading@federation.example",
-        ):
-            yield box
-    finally:
-        controller.stop()
-
-
 @pytest.fixture
 def refuses_once() -> Iterator[RefusingMailbox]:
-    yield from _serving(RefusingMailbox(1))  # type: ignore[misc]
+    yield from serving(RefusingMailbox(1))
 
 
 @pytest.fixture
 def refuses_always() -> Iterator[RefusingMailbox]:
-    yield from _serving(RefusingMailbox(10**6))  # type: ignore[misc]
+    yield from serving(RefusingMailbox(10**6))
 
 
 def team_login() -> Any:
