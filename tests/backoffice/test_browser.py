@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from tests.backoffice.conftest import PASSWORD, Mailbox
 from tests.services.results_text import results_file
 from tests.web.browser import Browser, open_browser
-from tests.web.live import BIN, Site, _wait_for, build, environment, free_port
+from tests.web.live import BIN, Site, build, environment, free_port, serving
 
 pytestmark = pytest.mark.sqlite
 
@@ -52,16 +52,8 @@ def served(
     env = served_env(Site("", home), mailbox)
     shell = [str(BIN / "python"), "-m", "django", "shell", "-c", MAKE_OFFICER]
     subprocess.run(shell, env=env, check=True, capture_output=True)
-    port = free_port()
-    command = [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "1"]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    site = Site(f"http://127.0.0.1:{port}", home)
-    try:
-        _wait_for(site, server)
+    with serving(home, env=env, workers=1) as site:
         yield site
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def served_env(site: Site, mailbox: tuple[Mailbox, int]) -> dict[str, str]:

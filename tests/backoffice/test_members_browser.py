@@ -8,7 +8,6 @@ var/test-output/screenshots/members.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.backoffice.test_browser import serious_violations
 from tests.web.browser import Browser, open_browser
-from tests.web.live import BIN, Site, _wait_for, build, environment, free_port
+from tests.web.live import Site, build, serving
 
 pytestmark = pytest.mark.sqlite
 
@@ -28,16 +27,8 @@ SHOTS = Path("var/test-output/screenshots/members")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     home = tmp_path_factory.mktemp("members-demo")
     build(home)
-    port = free_port()
-    command = [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "1"]
-    server = subprocess.Popen(command, env=environment(home), stdout=subprocess.DEVNULL)
-    site = Site(f"http://127.0.0.1:{port}", home)
-    try:
-        _wait_for(site, server)
+    with serving(home, workers=1) as site:
         yield site
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")

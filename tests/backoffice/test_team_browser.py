@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from scripts.team_screenshots import ROOT, seed_command, sign_in
 
 from tests.web.browser import Browser, open_browser
-from tests.web.live import BIN, Site, _wait_for, build, environment, free_port
+from tests.web.live import Site, build, environment, serving
 
 pytestmark = pytest.mark.sqlite
 
@@ -34,16 +34,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     subprocess.run(
         seed_command(len(WIDTHS), len(WIDTHS)), env=env, check=True, capture_output=True, cwd=ROOT
     )
-    port = free_port()
-    command = [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "1"]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    site = Site(f"http://127.0.0.1:{port}", home)
-    try:
-        _wait_for(site, server)
+    with serving(home, env=env, workers=1) as site:
         yield site
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")

@@ -63,11 +63,13 @@ def build(home: Path) -> None:
 
 
 @contextmanager
-def serving(home: Path) -> Iterator[Site]:
-    """``ecfgrading serve`` on the built home until the block ends."""
+def serving(home: Path, *, env: dict[str, str] | None = None, workers: int = 2) -> Iterator[Site]:
+    """``ecfgrading serve`` on the built home until the block ends (``env``: the whole
+    environment, when the test adds to ``environment(home)``)."""
     port = free_port()
-    command = [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "2"]
-    server = subprocess.Popen(command, env=environment(home), stdout=subprocess.DEVNULL)
+    command = [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", str(workers)]
+    env = environment(home) if env is None else env
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     site = Site(f"http://127.0.0.1:{port}", home)
     try:
         _wait_for(site, server)
