@@ -1,6 +1,6 @@
 """Screenshots of the main pages for docs/guide.md, from the tiny demo served locally.
 
-    .venv/bin/python scripts/guide_screenshots.py [docs/images]
+    .venv/bin/python -m scripts.guide_screenshots [docs/images]
 
 Builds the tiny demo in a temporary home, serves it with ``ecfgrading serve`` on a free
 loopback port, and saves the first screen of each page at desktop and phone widths with
@@ -9,48 +9,21 @@ Debian's Chromium (/usr/bin/chromium) through Playwright.
 
 from __future__ import annotations
 
-import os
-import socket
 import sqlite3
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-BIN = Path(sys.executable).parent
+from scripts.served_demo import ARGS, CHROMIUM, demo_home, serving
+
 WIDTHS = {"desktop": (1280, 860), "phone": (390, 844)}
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 
 
 def main(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "ECFGRADING_HOME": home}
-        env.pop("DATABASE_URL", None)
-        env.pop("REDIS_URL", None)
-        subprocess.run(
-            [str(BIN / "ecfgrading"), "demo", "--size", "tiny"],
-            env=env,
-            check=True,
-            capture_output=True,
-        )
-        pages = _pages(Path(home) / "ecfgrading.sqlite3")
-        port = _free_port()
-        server = subprocess.Popen(
-            [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "2"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            _wait(f"http://127.0.0.1:{port}/")
-            _shoot(f"http://127.0.0.1:{port}", pages, folder)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with demo_home() as (home, env), serving(env) as url:
+        _shoot(url, _pages(home / "ecfgrading.sqlite3"), folder)
 
 
 def _pages(database: Path) -> dict[str, str]:
@@ -82,7 +55,7 @@ def _pages(database: Path) -> dict[str, str]:
 
 def _shoot(url: str, pages: dict[str, str], folder: Path) -> None:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for width_name, (width, height) in WIDTHS.items():
             page = browser.new_page(viewport={"width": width, "height": height})
             for name, path in pages.items():
@@ -90,22 +63,6 @@ def _shoot(url: str, pages: dict[str, str], folder: Path) -> None:
                 page.screenshot(path=str(folder / f"{name}-{width_name}.png"))
             page.close()
         browser.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait(url: str) -> None:
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(url, timeout=5)
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{url} did not answer")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Screenshots of a grading officer's pages for docs/officers.md, and of the audit log for
 docs/audit.md, from the tiny demo.
 
-    .venv/bin/python scripts/officer_screenshots.py [docs/images]
+    .venv/bin/python -m scripts.officer_screenshots [docs/images]
 
 Builds the tiny demo in a temporary home, serves it with ``ecfgrading serve`` on a free
 loopback port, signs in as the demo's officer (``olivia``, demo/logins.py) and walks his
@@ -14,21 +14,15 @@ that submission now shows, as audit-log-desktop.png.
 
 from __future__ import annotations
 
-import os
-import socket
 import sqlite3
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-BIN = Path(sys.executable).parent
+from scripts.served_demo import ARGS, CHROMIUM, demo_home, serving
+
 WIDTHS = {"desktop": (1280, 860), "phone": (390, 844)}
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 OFFICER = ("olivia", "demo-olivia-2012")  # the demo's first officer (demo/logins.py)
 TEAM = ("grader", "demo-grader-2012")  # the demo's grading-team login
 SEED = 3  # the demo the web tests serve: its players are the file's
@@ -104,38 +98,19 @@ def sign_in(page: Page, url: str, login: tuple[str, str]) -> None:
 
 def main(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as home:
-        env = {
-            **os.environ,
-            "ECFGRADING_HOME": home,
-            "DJANGO_SETTINGS_MODULE": "ecfgrading.settings",
-        }
-        env.pop("DATABASE_URL", None)
-        env.pop("REDIS_URL", None)
-        demo = [str(BIN / "ecfgrading"), "demo", "--size", "tiny", "--seed", str(SEED)]
-        subprocess.run(demo, env=env, check=True, capture_output=True)
-        files = Path(home) / "files"
+    with demo_home(seed=SEED) as (home, env):
+        files = home / "files"
         files.mkdir()
-        found = players(Path(home) / "ecfgrading.sqlite3")
+        found = players(home / "ecfgrading.sqlite3")
         (files / "autumn-rapid.txt").write_bytes(results_file(found, mistakes=True))
         (files / "autumn-rapid-corrected.txt").write_bytes(results_file(found, mistakes=False))
-        port = _free_port()
-        server = subprocess.Popen(
-            [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "2"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            _wait(f"http://127.0.0.1:{port}/")
-            _shoot(f"http://127.0.0.1:{port}", folder, files)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        with serving(env) as url:
+            _shoot(url, folder, files)
 
 
 def _shoot(url: str, folder: Path, files: Path) -> None:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         pages: dict[str, Page] = {}
         for width_name, (width, height) in WIDTHS.items():
             page = browser.new_page(viewport={"width": width, "height": height}, locale="en-GB")
@@ -198,22 +173,6 @@ def _first_screen(page: Page, path: Path) -> None:
     bottom = page.evaluate("document.body.getBoundingClientRect().bottom")
     height = min(size["height"], int(bottom) + 1)
     page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": size["width"], "height": height})
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait(url: str) -> None:
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(url, timeout=5)
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{url} did not answer")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Screenshots of the grading team's pages for docs/team.md, from the tiny demo.
 
-    .venv/bin/python scripts/team_screenshots.py [docs/images]
+    .venv/bin/python -m scripts.team_screenshots [docs/images]
 
 Builds the tiny demo in a temporary home, adds what the team's pages need to show (an
 identification case, a query from the public: ``seed``, also used by the browser tests),
@@ -12,22 +12,17 @@ Chromium (/usr/bin/chromium) through Playwright, as team-<page>-<width>.png.
 from __future__ import annotations
 
 import datetime as dt
-import os
-import socket
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-BIN = Path(sys.executable).parent
+from scripts.served_demo import ARGS, BIN, CHROMIUM, demo_home, serving
+
 ROOT = Path(__file__).resolve().parent.parent
 WIDTHS = {"desktop": (1280, 860), "phone": (390, 844)}
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 PHONE = {"case", "link-preview", "query"}  # the pages also shown at phone width
 LOGIN = ("grader", "demo-grader-2012")  # the demo's grading-team login (demo/logins.py)
 
@@ -107,34 +102,15 @@ def sign_in(page: Page, url: str) -> None:
 
 def main(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as home:
-        env = {
-            **os.environ,
-            "ECFGRADING_HOME": home,
-            "DJANGO_SETTINGS_MODULE": "ecfgrading.settings",
-        }
-        env.pop("DATABASE_URL", None)
-        env.pop("REDIS_URL", None)
-        demo = [str(BIN / "ecfgrading"), "demo", "--size", "tiny"]
-        subprocess.run(demo, env=env, check=True, capture_output=True)
+    with demo_home() as (home, env):
         subprocess.run(seed_command(2, 2), env=env, check=True, cwd=ROOT)
-        port = _free_port()
-        server = subprocess.Popen(
-            [str(BIN / "ecfgrading"), "serve", "--port", str(port), "--workers", "2"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            _wait(f"http://127.0.0.1:{port}/")
-            _shoot(f"http://127.0.0.1:{port}", folder, _twin(Path(home) / "ecfgrading.sqlite3"))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        with serving(env) as url:
+            _shoot(url, folder, _twin(home / "ecfgrading.sqlite3"))
 
 
 def _shoot(url: str, folder: Path, twin: str) -> None:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for round_, (width_name, (width, height)) in enumerate(WIDTHS.items()):
             page = browser.new_page(viewport={"width": width, "height": height})
             sign_in(page, url)
@@ -193,22 +169,6 @@ def _twin(database: Path) -> str:
             "SELECT code FROM registry_player WHERE surname = 'Twin' ORDER BY id LIMIT 1"
         ).fetchone()
     return str(GradingCode(code))
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait(url: str) -> None:
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(url, timeout=5)
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"{url} did not answer")
 
 
 if __name__ == "__main__":
