@@ -40,7 +40,7 @@ def assign_starting_grade(
         ListId.parse(valid_from)
     player = _player(code)
     if fide is not None:
-        grade, reason = _from_fide(fide), reason or f"FIDE {fide}"  # G30
+        grade, reason = from_fide(fide), reason or f"FIDE {fide}"  # G30
     assert grade is not None
     if not math.isfinite(grade) or not 0 <= grade <= MAX_GRADE:
         raise AssignmentError(f"expected a grade from 0 to {MAX_GRADE}, got {grade:g}")
@@ -57,7 +57,8 @@ def assign_starting_grade(
     return assignment
 
 
-def _from_fide(rating: int) -> float:
+def from_fide(rating: int) -> float:
+    """A FIDE rating as an ECF grade (G29, G30); the back office shows it before saving."""
     if rating not in FIDE_RATINGS:
         first, last = FIDE_RATINGS[0], FIDE_RATINGS[-1]
         raise AssignmentError(f"expected a FIDE rating from {first} to {last}, got {rating}")

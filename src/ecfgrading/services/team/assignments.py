@@ -14,8 +14,8 @@ from ecfgrading.services.errors import user_input
 from ecfgrading.services.grading.assignments import (
     FIDE_RATINGS,
     AssignmentError,
-    _from_fide,
     assign_starting_grade,
+    from_fide,
 )
 
 SHOWN = 100  # the latest ones; older assignments are in the audit log
@@ -90,7 +90,7 @@ def propose(
     with user_input(AssignmentError):
         ListId.parse(valid_from)
     player = player_on_record(code, AssignmentError)
-    converted = _from_fide(fide) if fide is not None else grade
+    converted = from_fide(fide) if fide is not None else grade
     assert converted is not None
     return Proposed(
         player.ref,
