@@ -20,7 +20,7 @@ from ecfgrading.registry.models import (
     Player,
     Submission,
 )
-from ecfgrading.services.changes import current_mark
+from ecfgrading.services.changes import changes_since, current_mark
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.results.ingest import (
@@ -269,3 +269,25 @@ def test_views_after_another_importers_file_hold_what_a_fresh_load_reads() -> No
         assert view.cache.memberships == fresh_cache.memberships
         assert view.cache.births_known == fresh_cache.births_known
         assert view.cache.club_names == fresh_cache.club_names
+
+
+def test_a_player_who_only_joined_a_club_is_brought_in_without_reading_him_again() -> None:
+    """The commonest change another importer's file brings: a player on record seen at a
+    club new to him. The new membership, read whole, updates index and cache alike."""
+    bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    walsall = Club.objects.create(name="Walsall")
+    ClubMembership.objects.create(player=bloggs, club=walsall, first_season=2012, last_season=2012)
+    first, second = importer(), importer()
+    assert len(second.index) == 1
+    at_dover = "#PIN=1#BCF CODE=261619B#NAME=Bloggs, Joe#CLUB NAME=Dover"
+    assert first.import_file(a_file("AA00001", at_dover, newcomer(2, "Newman, Ned")), "a").accepted
+    changes = changes_since(second.view.mark)
+    dover = ClubMembership.objects.get(player=bloggs, club__name="Dover")
+    assert bloggs.id not in changes.players  # not read again...
+    assert (dover.id, bloggs.id, dover.club_id, 2013, 2013) in changes.memberships  # ...but joined
+    second.view.catch_up()
+    fresh_index, fresh_cache = load_record_index(), RegistryCache.load()
+    assert second.view.index.record(bloggs.id) == fresh_index.record(bloggs.id)
+    assert second.view.index.record(bloggs.id).club_names == {"Walsall", "Dover"}  # type: ignore[union-attr]
+    assert second.view.cache.memberships == fresh_cache.memberships
+    assert second.view.mark == current_mark()

@@ -16,7 +16,8 @@ candidate links, none creates a player with a new code (G28), anything else is q
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
 
@@ -33,6 +34,7 @@ from ecfgrading.matching.names import (
     name_from_fields,
     names_agree,
     parse_name,
+    similar_to_any,
 )
 
 # -- values ------------------------------------------------------------------------------
@@ -179,9 +181,53 @@ class Decision:
     code: GradingCode | None = None
     candidates: tuple[tuple[int, int], ...] = ()  # (player id, score), best first
     messages: tuple[str, ...] = ()
+    # Made by name after looking under similar surnames (none plausible under the name as
+    # written): what the decision read, not what it says, so decisions compare without it.
+    similar: bool = field(default=False, compare=False)
 
 
 # -- the index ---------------------------------------------------------------------------
+
+
+@dataclass
+class IndexChanges:
+    """What changes to an index touched while it was watched (``RecordIndex.watch``).
+
+    ``surnames``: the surname key of every record added, removed or replaced, as it was
+    and as it is now. ``codes``: every code whose holder is another record now, or none,
+    or holds it under another name or date of birth (a record replaced only for its clubs
+    keeps its codes out of it: deciding by code never reads clubs).
+
+    Identifying an entry reads the holder of its code; without one, or when no one holds
+    it, the records under its surname key; and only when those give no plausible
+    candidate, the records under similar surname keys (``Decision.similar``). So a
+    decision none of whose reads the changes touched is made again the same.
+    """
+
+    surnames: set[str] = field(default_factory=set)
+    codes: set[int] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.surnames or self.codes)
+
+    def concern(self, entry: Received, decision: Decision, policy: MatchPolicy) -> bool:
+        """Whether identifying ``entry`` again could give other than ``decision``, which
+        identification gave before the changes."""
+        if entry.code is not None:
+            if entry.code.number in self.codes:
+                return True
+            if decision.kind in _BY_HOLDER:
+                return False  # only the holder was read, and he is as he was
+        key = entry.name.surname
+        if not key:
+            return False  # no name to look up: nothing was read
+        if key in self.surnames:
+            return True
+        return decision.similar and similar_to_any(key, self.surnames, policy.surname_cutoff)
+
+
+# Decisions made on the holder of the code alone.
+_BY_HOLDER = frozenset({DecisionKind.LINK, DecisionKind.CODE_NAME_MISMATCH})
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +249,17 @@ class _Known:
         )
 
 
+def _same_holder(before: PlayerRecord, after: PlayerRecord) -> bool:
+    """Whether a decision by code reads the two alike: all but the clubs agree."""
+    return (before.id, before.code, before.surname, before.forenames, before.date_of_birth) == (
+        after.id,
+        after.code,
+        after.surname,
+        after.forenames,
+        after.date_of_birth,
+    )
+
+
 class RecordIndex:
     """Players on record by code, by surname key and first forename, and by similar surname.
 
@@ -219,6 +276,7 @@ class RecordIndex:
         # groups of a common surname are passed over when their first forename conflicts.
         self._by_surname: dict[str, dict[str, dict[str, list[_Known]]]] = {}
         self._surnames = SurnameSet()
+        self._watched: IndexChanges | None = None
 
     @classmethod
     def build(
@@ -241,27 +299,55 @@ class RecordIndex:
         known = _Known.of(record)
         if record.code is not None:
             self._claim(record.code, known)
+        if self._watched is not None:
+            self._watched.surnames.add(known.name.surname)
         self._by_id[record.id] = known
         self._group(known).append(known)
         self._surnames.add(known.name.surname)
 
     def replace(self, record: PlayerRecord) -> None:
         """The record as it now stands, keeping the codes that resolve to it."""
-        codes = self._codes_of.get(record.id, set()) - {record.code}
-        self.remove(record.id)
-        self.add(record)
-        for code in codes:
-            self._claim(code, self._by_id[record.id])
+        before = self._by_id.get(record.id)
+        held = set(self._codes_of.get(record.id, set()))
+        watched, self._watched = self._watched, None  # noted below, as one change
+        try:
+            self.remove(record.id)
+            self.add(record)
+            for code in held - {record.code}:
+                self._claim(code, self._by_id[record.id])
+        finally:
+            self._watched = watched
+        if watched is None:
+            return
+        watched.surnames.add(self._by_id[record.id].name.surname)
+        if before is not None:
+            watched.surnames.add(before.name.surname)
+        if before is None or not _same_holder(before.record, record):
+            watched.codes.update(held | self._codes_of.get(record.id, set()))
 
     def remove(self, player_id: int) -> None:
         """A record no longer on record by itself (merged into another); no-op if unknown."""
         known = self._by_id.pop(player_id, None)
         if known is None:
             return
-        for code in self._codes_of.pop(player_id, set()):
+        codes = self._codes_of.pop(player_id, set())
+        for code in codes:
             if self._by_code.get(code) is known:
                 del self._by_code[code]
         self._group(known).remove(known)
+        if self._watched is not None:
+            self._watched.surnames.add(known.name.surname)
+            self._watched.codes.update(codes)
+
+    @contextmanager
+    def watch(self) -> Iterator[IndexChanges]:
+        """What the changes made meanwhile touched (one watch at a time)."""
+        changes = IndexChanges()
+        self._watched = changes
+        try:
+            yield changes
+        finally:
+            self._watched = None
 
     def _group(self, known: _Known) -> list[_Known]:
         first = known.name.first_forename
@@ -298,6 +384,8 @@ class RecordIndex:
             )
         self._by_code[code] = known
         self._codes_of.setdefault(known.record.id, set()).add(code)
+        if self._watched is not None:
+            self._watched.codes.add(code)
 
     def _holding(self, code: int) -> _Known | None:
         return self._by_code.get(code)
@@ -373,21 +461,24 @@ def _ranked(found: Iterable[_Scored | None]) -> list[_Scored]:
     return scored
 
 
-def _candidates(entry: Received, index: RecordIndex, policy: MatchPolicy) -> list[_Scored]:
-    """Records scoring at least ``queue_score``, best first; similar surnames only as a
-    fallback, so a common surname spelt right never drags in its near neighbours."""
+def _candidates(
+    entry: Received, index: RecordIndex, policy: MatchPolicy
+) -> tuple[list[_Scored], bool]:
+    """Records scoring at least ``queue_score``, best first, and whether similar surnames
+    were searched: only as a fallback, so a common surname spelt right never drags in its
+    near neighbours."""
     surname, first = entry.name.surname, entry.name.first_forename
     full = policy.surname_score(100.0)
     exact = _ranked(_score(entry, known, full, policy) for known in index._named(surname, first))
     plausible = [one for one in exact if one.score >= policy.queue_score]
     if plausible:
-        return plausible
+        return plausible, False
     near = _ranked(
         _score(entry, known, policy.surname_score(similarity), policy)
         for other, similarity in index._similar_surnames(surname, policy)
         for known in index._named(other, first)
     )
-    return [one for one in near if one.score >= policy.queue_score]
+    return [one for one in near if one.score >= policy.queue_score], True
 
 
 # -- decisions ---------------------------------------------------------------------------
@@ -458,19 +549,23 @@ def _by_name(entry: Received, index: RecordIndex, policy: MatchPolicy) -> Decisi
     if not entry.name.surname:
         message = f"expected a name 'Surname, Forenames', got '{entry.written}'"
         return Decision(DecisionKind.PENDING, messages=(message,))
-    found = _candidates(entry, index, policy)
+    found, similar = _candidates(entry, index, policy)
     if not found:
         message = f"'{entry.written}' is not on record: a new code will be issued"
-        return Decision(DecisionKind.CREATE_NEW, messages=(message,))
+        return Decision(DecisionKind.CREATE_NEW, messages=(message,), similar=similar)
     best = found[0]
     if _links(found, policy):
         message = (
             f"no code given: '{entry.written}' taken to be "
             f"{best.known.record.describe()} (score {best.score})"
         )
-        return Decision(DecisionKind.LINK, best.known.record.id, messages=(message,))
+        return Decision(
+            DecisionKind.LINK, best.known.record.id, messages=(message,), similar=similar
+        )
     message = f"'{entry.written}' could be {_listing(found)}: a person must choose"
-    return Decision(DecisionKind.PENDING, candidates=_pairs(found), messages=(message,))
+    return Decision(
+        DecisionKind.PENDING, candidates=_pairs(found), messages=(message,), similar=similar
+    )
 
 
 def _links(found: list[_Scored], policy: MatchPolicy) -> bool:

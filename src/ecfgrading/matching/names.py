@@ -9,6 +9,7 @@ where a token of one letter is an initial.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -268,6 +269,15 @@ class SurnameSet:
             if abs(length - len(key)) <= budget:
                 possible.extend(same.within(mask, budget))
         return possible
+
+
+def similar_to_any(key: str, others: Iterable[str], cutoff: float) -> bool:
+    """Whether any of ``others`` has a ratio to ``key`` of at least ``cutoff``, as
+    ``SurnameSet.similar`` would find it (``key`` itself counts)."""
+    return (
+        process.extractOne(key, others, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff)
+        is not None
+    )
 
 
 def _best_first(pair: tuple[str, float]) -> tuple[float, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass
+from typing import Any
 
 from django.db import connection
 
@@ -60,13 +61,20 @@ class Mark:
         )
 
 
+# A club membership as stored: id, player, club, first season, last season.
+MembershipRow = tuple[int, int, int, int, int]
+
+
 @dataclass(frozen=True)
 class Changes:
-    """Players to load again (new or changed) and clubs new since, up to ``mark``."""
+    """What was added or changed since a mark, up to ``mark``: players to load again (new,
+    changed in place, or given an alias), clubs new since, and memberships new since,
+    whole (a player who only joined a club is updated from them, not loaded again)."""
 
     mark: Mark
     players: frozenset[int]
     clubs: tuple[int, ...] = ()
+    memberships: tuple[MembershipRow, ...] = ()
 
 
 _MARKED = (Player, ClubMembership, PlayerAlias, IdentityChange, Club)  # Mark's order
@@ -109,37 +117,48 @@ def changes_since(seen: Mark) -> Changes:
     if now == seen or not now.follows(seen):
         return Changes(now, frozenset())
     found = _past(seen, now)
-    players = frozenset(pk for table, pk in found if table != "club")
-    clubs = tuple(sorted(pk for table, pk in found if table == "club"))
-    return Changes(now, players, clubs)
+    players = frozenset(row[1] for row in found if row[0] not in ("club", "membership"))
+    clubs = tuple(sorted(row[1] for row in found if row[0] == "club"))
+    memberships = tuple(
+        (int(pk), int(player), int(club), int(first), int(last))
+        for part, player, pk, club, first, last in found
+        if part == "membership"
+    )
+    return Changes(now, players, clubs, memberships)
 
 
-# What each marked table names, past a mark: the player (the club, for clubs).
+# What each marked table names, past a mark: the player (the club, for clubs); a
+# membership is read whole.
 _NAMED = (
-    (Player, "player", "id"),
-    (ClubMembership, "membership", "player_id"),
-    (PlayerAlias, "alias", "player_id"),
-    (IdentityChange, "change", "player_id"),
-    (Club, "club", "id"),
+    (Player, "player", ("id",)),
+    (ClubMembership, "membership", ("player_id", "id", "club_id", "first_season", "last_season")),
+    (PlayerAlias, "alias", ("player_id",)),
+    (IdentityChange, "change", ("player_id",)),
+    (Club, "club", ("id",)),
 )
+_COLUMNS = max(len(columns) for _, _, columns in _NAMED)
 
 
-def _past(seen: Mark, now: Mark) -> list[tuple[str, int]]:
-    """(table, id named) for every row added between the two marks, in one statement."""
+def _past(seen: Mark, now: Mark) -> list[tuple[Any, ...]]:
+    """(table, id named, ...) for every row added between the two marks, in one
+    statement; a membership's row follows its player, the others' are padded."""
     quote = connection.ops.quote_name
     parts, params = [], []
-    for model, part, column in _NAMED:
+    for model, part, columns in _NAMED:
         low, high = getattr(seen, part), getattr(now, part)
         if high <= low:
             continue
-        table, pk, named = quote(model._meta.db_table), quote(model._meta.pk.column), quote(column)
-        parts.append(f"SELECT '{part}', {named} FROM {table} WHERE {pk} > %s AND {pk} <= %s")
+        table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+        named = [quote(column) for column in columns] + ["NULL"] * (_COLUMNS - len(columns))
+        parts.append(
+            f"SELECT '{part}', {', '.join(named)} FROM {table} WHERE {pk} > %s AND {pk} <= %s"
+        )
         params += [low, high]
     if not parts:
         return []
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(parts), params)
-        return [(str(part), int(pk)) for part, pk in cursor.fetchall()]
+        return [(str(row[0]), int(row[1]), *row[2:]) for row in cursor.fetchall()]
 
 
 def note_changed(player_ids: Iterable[int]) -> int | None:

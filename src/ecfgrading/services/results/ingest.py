@@ -1,9 +1,10 @@
 """Importing results files: keep the bytes, check, identify, then write all or nothing.
 
 Every file is stored first, in its own transaction. Reading and checking it needs no
-database; identifying its players and writing them happen in one transaction holding
-the registry lock (services.locks), with the view of the registry brought up to date
-first (services.results.view). So two imports at once, or one batch cut in two, give
+database; its players are identified and written in one transaction holding the
+registry lock (services.locks), on the view of the registry brought up to date first
+(services.results.view): identified beforehand, and again under the lock only if what
+others wrote meanwhile concerns them. So two imports at once, or one batch cut in two, give
 the players one import of the same files in the same order would: they wait for each
 other, never fail for it, and never create one person twice (docs/imports.md).
 """
@@ -29,6 +30,7 @@ from ecfgrading.formats.trf import is_trf
 from ecfgrading.matching.identify import (
     Decision,
     DecisionKind,
+    IndexChanges,
     MatchPolicy,
     Received,
     RecordIndex,
@@ -123,7 +125,7 @@ class ResultsImporter:
         if not read.feedback.ok:
             return self._reject_unlocked(submission, read)
         try:
-            what = f"{submission.filename}: not imported (kept as submission {submission.id})"
+            what = _not_imported(submission)
             with busy_as_error(what):
                 return self._import_locked(submission, read)
         except _DoneElsewhere:
@@ -151,14 +153,20 @@ class ResultsImporter:
         or rejects it: a file done elsewhere rolls back this transaction (_DoneElsewhere),
         a query saved on every other file.
 
-        The view first catches up before the lock: what another importer wrote is read
-        while he writes his next file, and under the lock only what he wrote since is
-        left (the mark is read before the rows, so nothing is missed either way)."""
+        The players are identified before the lock, on the view caught up with what
+        others wrote so far, while another importer may be writing his next file. Under
+        the lock the view catches up with what was written since, and only if that
+        touched a code, a surname or a similar surname of this file's players are they
+        identified again: the decisions are those identification under the lock would
+        make (matching.identify.IndexChanges), and the importers' serialised part
+        shrinks to the writing."""
+        assert read.results is not None  # only files that read are imported
         self.view.catch_up()
+        identified = self._identify(read.results)
         with transaction.atomic():
             take_registry_lock()
-            self.view.catch_up()
-            plan = self._plan(read)
+            identified = self._still(identified, read.results)
+            plan = self._plan(read, identified)
             if not plan.feedback.ok:
                 if not reject(submission, plan.feedback):
                     raise _DoneElsewhere
@@ -172,44 +180,76 @@ class ResultsImporter:
             self.view.took(touched)
         return ImportResult(submission.id, True, feedback)
 
-    def _plan(self, read: _Read) -> Plan:
-        """Identification and the checks against the records, on the view as it stands."""
+    def _still(self, identified: _Identified, results: ResultsFile) -> _Identified:
+        """The view caught up under the lock, and ``identified`` if nothing it brought
+        can change a decision; else the file identified again."""
+        index = self.index
+        with index.watch() as changes:
+            self.view.catch_up()
+        if self.index is index and identified.index is index and not identified.concerned(changes):
+            return identified
+        return self._identify(results)
+
+    def _plan(self, read: _Read, identified: _Identified | None = None) -> Plan:
+        """Identification (made now unless given) and the checks against the records."""
         results = read.results
         if results is None:
             return Plan(None, read.feedback)
-        decisions, found = self._identify(results)
+        identified = identified or self._identify(results)
+        decisions = identified.decisions
         stale, earlier = _index_problems(results)
         problems = (
             *read.feedback.problems,
             *stale,
             *resent_problems(results, _linked(decisions)),
-            *found,
+            *identified.problems,
         )
         return Plan(
             results,
             replace(read.feedback, problems=problems),
             decisions,
             read.details,
-            candidates=_candidate_names(decisions, self.index),
+            candidates=_candidate_names(decisions, identified.index),
             supersedes=earlier,
         )
 
-    def _identify(self, results: ResultsFile) -> tuple[dict[int, Decision], list[Problem]]:
-        """Each player's decision, and the problems identification found."""
+    def _identify(self, results: ResultsFile) -> _Identified:
+        """Each player's decision on the view as it stands, and the problems found."""
+        index = self.index
+        received: dict[int, Received] = {}
         decisions: dict[int, Decision] = {}
         problems: list[Problem] = []
         for entry in results.players:
             if entry.code_text and entry.code is None:
                 continue  # a malformed code is already an error of the file
-            decision = identify(Received.from_entry(entry), self.index, self.policy)
+            one = received[entry.pin] = Received.from_entry(entry)
+            decision = identify(one, index, self.policy)
             if decision.kind is DecisionKind.CODE_NAME_MISMATCH and entry.code is not None:
-                holder = self.index.holder(entry.code.number)
+                holder = index.holder(entry.code.number)
                 on_record = f"{holder.surname}, {holder.forenames}" if holder else "?"
                 problems.append(code_of_another_player(entry, on_record))
             if decision.kind is DecisionKind.CREATE_WITH_CODE:
                 problems.append(_code_not_on_record(entry))
             decisions[entry.pin] = decision
-        return decisions, problems
+        return _Identified(index, received, decisions, tuple(problems), self.policy)
+
+
+@dataclass(frozen=True)
+class _Identified:
+    """A file's players identified on ``index``, as it stood then."""
+
+    index: RecordIndex
+    received: dict[int, Received]  # PIN -> the entry, as identification reads it
+    decisions: dict[int, Decision]  # PIN -> decision
+    problems: tuple[Problem, ...]  # what identification found wrong
+    policy: MatchPolicy
+
+    def concerned(self, changes: IndexChanges) -> bool:
+        """Whether changes to the index since could decide any player otherwise."""
+        return bool(changes) and any(
+            changes.concern(entry, self.decisions[pin], self.policy)
+            for pin, entry in self.received.items()
+        )
 
 
 def _candidate_names(
@@ -393,6 +433,10 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
 class _DoneElsewhere(Exception):
     """The stored file was accepted or rejected by another process meanwhile: this
     import's writes are rolled back, and the file reported as done."""
+
+
+def _not_imported(submission: Submission) -> str:
+    return f"{submission.filename}: not imported (kept as submission {submission.id})"
 
 
 def _done_elsewhere(submission: Submission) -> ImportResult:

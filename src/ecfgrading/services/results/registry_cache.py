@@ -127,15 +127,15 @@ class RegistryCache:
             self.memberships.update({(p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows})
 
     def catch_up(self, changes: Changes, reloaded: Reloaded) -> None:
-        """What other imports recorded since the cache was loaded: new clubs, and the
-        memberships and birth dates of the players they changed (as the view's reload
-        of those players read them)."""
+        """What other imports recorded since the cache was loaded: new clubs, new
+        memberships, and the memberships and birth dates of the players they changed (as
+        the view's reload of those players read them)."""
         clubs = Club.objects.filter(id__in=changes.clubs) if changes.clubs else Club.objects.none()
         for pk, code, name, county, location in clubs.order_by("id").values_list(
             "id", "code", "name", "county_id", "is_location"
         ):
             self._remember_club(pk, code or "", name + ("*" if location else ""), county)
-        for pk, player, club, first, last in reloaded.memberships:
+        for pk, player, club, first, last in (*reloaded.memberships, *changes.memberships):
             self.memberships[(player, club)] = Seasons(pk, first, last)
         self.births_known.update(reloaded.born)
 

@@ -12,7 +12,7 @@ other gives the same people in any interleaving, up to the order codes are issue
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -60,28 +60,44 @@ class RegistryView:
             return
         reloaded = reload_records(self.index, changes.players)
         self.cache.catch_up(changes, reloaded)
+        # A player who only joined a club meanwhile (the common change, a new season's
+        # first games) is not read again: the new membership, read whole, says it all.
+        joined = {
+            (player, club)
+            for _, player, club, _, _ in changes.memberships
+            if player not in changes.players
+        }
+        self._index_clubs(joined, {})
         self._mark = changes.mark
 
     def took(self, touched: Touched) -> None:
         """What this importer itself just wrote, under the registry lock: applied in
         memory, and the mark moved past it (no one else can have written meanwhile, so
         the ids the write gave are the highest; read only when the database kept them)."""
-        index, names = self.index, self.cache.club_names
+        index = self.index
         records = {record.id: record for record in touched.created}
-        for player_id, club in touched.clubs:
-            code, name = names.get(club, ("", ""))
-            known = records.get(player_id) or index.record(player_id)
-            if known is not None:
-                records[player_id] = _joined(known, code, name)
         for player_id, born in touched.births.items():
             known = records.get(player_id) or index.record(player_id)
             if known is not None and known.date_of_birth is None:
                 records[player_id] = replace(known, date_of_birth=born)
-        for player_id, record in records.items():
-            if record is not index.record(player_id):  # each changed record indexed once
-                index.replace(record)
+        self._index_clubs(touched.clubs, records)
         written = touched.written
         self._mark = self._mark.past(written) if written is not None else current_mark()
+
+    def _index_clubs(
+        self, pairs: Iterable[tuple[int, int]], records: dict[int, PlayerRecord]
+    ) -> None:
+        """Players (by id) with clubs (by id) among their clubs, each record indexed once;
+        ``records`` holds records already changed in memory, not yet indexed."""
+        index, names = self.index, self.cache.club_names
+        for player_id, club in pairs:
+            code, name = names.get(club, ("", ""))
+            known = records.get(player_id) or index.record(player_id)
+            if known is not None:
+                records[player_id] = _joined(known, code, name)
+        for player_id, record in records.items():
+            if record is not index.record(player_id):
+                index.replace(record)
 
     @property
     def mark(self) -> Mark:
