@@ -125,7 +125,7 @@ class ResultsImporter:
         if not read.feedback.ok:
             return self._reject_unlocked(submission, read)
         try:
-            what = _not_imported(submission)
+            what = f"{submission.filename}: not imported (kept as submission {submission.id})"
             with busy_as_error(what):
                 return self._import_locked(submission, read)
         except _DoneElsewhere:
@@ -433,10 +433,6 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
 class _DoneElsewhere(Exception):
     """The stored file was accepted or rejected by another process meanwhile: this
     import's writes are rolled back, and the file reported as done."""
-
-
-def _not_imported(submission: Submission) -> str:
-    return f"{submission.filename}: not imported (kept as submission {submission.id})"
 
 
 def _done_elsewhere(submission: Submission) -> ImportResult:

@@ -18,7 +18,6 @@ from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.merge import Survivors
 
 _FIELDS = ("id", "code", "surname", "forenames", "date_of_birth")
-_MEMBERSHIP = ("id", "player_id", "club_id", "first_season", "last_season")
 
 
 def load_record_index() -> RecordIndex:
