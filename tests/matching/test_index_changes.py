@@ -247,3 +247,22 @@ def test_no_change_concerns_nobody() -> None:
         pass
     assert not changes
     assert not changes.concern(entry, decision, DEFAULT_POLICY)
+
+
+def test_watches_that_overlap_each_see_what_changed_while_they_were_open() -> None:
+    """An importer's waiting files each watch from their own identification to their
+    own writing: a change is noted by every watch open, and by no watch closed."""
+    index = RecordIndex.build([smith()])
+    first = index.watching()
+    index.add(PlayerRecord(id=2, code=None, surname="Jones", forenames="Mary"))
+    second = index.watching()
+    index.replace(smith(date_of_birth=date(1970, 4, 3)))
+    index.unwatch(first)
+    index.remove(2)
+    index.unwatch(second)
+    index.add(PlayerRecord(id=3, code=None, surname="Bloggs", forenames="Joe"))
+    assert (first.surnames, first.codes) == ({"jones", "smith"}, {100001})
+    assert (second.surnames, second.codes) == ({"jones", "smith"}, {100001})
+    later = index.watching()
+    index.remove(3)
+    assert (later.surnames, later.codes, first.surnames) == ({"bloggs"}, set(), {"jones", "smith"})

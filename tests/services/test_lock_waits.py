@@ -8,6 +8,8 @@ running import or grading run would), then runs `ecfgrading` with a one-second t
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import sqlite3
@@ -22,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from ecfgrading.services.locks import REGISTRY_LOCK_KEY
+from ecfgrading.services.locks import REGISTRY_LOCK_KEY, TURN_KEY
 from tests.services.results_text import results_file
 
 ECFGRADING = Path(sys.executable).with_name("ecfgrading")
@@ -123,6 +125,23 @@ def another_writer(env: dict[str, str]) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def another_importers_turn(env: dict[str, str]) -> Iterator[None]:
+    """Hold the importers' turn (services.locks.importers_turn), as a batch writing its
+    next files would, until the block ends."""
+    if "DATABASE_URL" not in env:
+        turn = Path(env["ECFGRADING_HOME"]) / "ecfgrading.sqlite3-turn"
+        with turn.open("a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            yield
+        return
+    import psycopg
+
+    with psycopg.connect(env["DATABASE_URL"], autocommit=True) as server:
+        server.execute("SELECT pg_advisory_lock(%s)", [TURN_KEY])
+        yield
+
+
 def test_a_grading_run_that_waits_too_long_says_the_database_was_busy(
     environment: dict[str, str],
 ) -> None:
@@ -193,3 +212,45 @@ def test_a_results_import_that_waits_too_long_loses_nothing_and_can_be_retried(
     assert (ran.stderr, left["filename"]) == (kept, "late.txt")
     ran = ecfgrading(environment, "results", "retry", str(left["submission"]))
     assert ran.returncode == 0 and "accepted" in ran.stdout
+
+
+def test_an_import_waits_for_another_importers_turn_then_goes_on(
+    environment: dict[str, str],
+) -> None:
+    folder = Path(environment["ECFGRADING_HOME"]).parent
+    late = results_file([BLOGGS, "#PIN=2#NAME=Waits, Walter#CLUB NAME=Anytown"], GAMES, code="WT1")
+    (folder / "waits.txt").write_bytes(late)
+    with another_importers_turn(environment):
+        started = subprocess.Popen(
+            [str(ECFGRADING), "results", "import", "waits.txt"],
+            env=environment,
+            cwd=folder,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            started.wait(timeout=3)  # it should still be waiting after this
+        assert started.returncode is None, started.communicate()
+    out, err = started.communicate(timeout=60)
+    assert started.returncode == 0, err
+    assert "waits.txt: WT1" in out and "  accepted" in out
+
+
+def test_an_import_whose_turn_never_comes_says_the_database_was_busy(
+    environment: dict[str, str],
+) -> None:
+    folder = Path(environment["ECFGRADING_HOME"]).parent
+    late = results_file([BLOGGS, "#PIN=2#NAME=Never, Nora#CLUB NAME=Anytown"], GAMES, code="NV1")
+    (folder / "never.txt").write_bytes(late)
+    env = {**environment, "ECFGRADING_LOCK_TIMEOUT": "1"}
+    with another_importers_turn(env):
+        ran = ecfgrading(env, "results", "import", "never.txt", cwd=folder)
+    assert (ran.returncode, ran.stderr) == (
+        1,
+        f"Error: never.txt: not stored, nothing was imported: {BUSY}\n",
+    )
+    waiting = ecfgrading(environment, "results", "interrupted", "--json")
+    assert json.loads(waiting.stdout) == []  # nothing half-done: the officer still has it
+    ran = ecfgrading(environment, "results", "import", "never.txt", cwd=folder)
+    assert ran.returncode == 0 and "  accepted" in ran.stdout

@@ -210,6 +210,10 @@ class IndexChanges:
     def __bool__(self) -> bool:
         return bool(self.surnames or self.codes)
 
+    def clear(self) -> None:
+        self.surnames.clear()
+        self.codes.clear()
+
     def concern(self, entry: Received, decision: Decision, policy: MatchPolicy) -> bool:
         """Whether identifying ``entry`` again could give other than ``decision``, which
         identification gave before the changes."""
@@ -276,7 +280,7 @@ class RecordIndex:
         # groups of a common surname are passed over when their first forename conflicts.
         self._by_surname: dict[str, dict[str, dict[str, list[_Known]]]] = {}
         self._surnames = SurnameSet()
-        self._watched: IndexChanges | None = None
+        self._watching: list[IndexChanges] = []  # every watch open, oldest first
 
     @classmethod
     def build(
@@ -299,8 +303,8 @@ class RecordIndex:
         known = _Known.of(record)
         if record.code is not None:
             self._claim(record.code, known)
-        if self._watched is not None:
-            self._watched.surnames.add(known.name.surname)
+        for changes in self._watching:
+            changes.surnames.add(known.name.surname)
         self._by_id[record.id] = known
         self._group(known).append(known)
         self._surnames.add(known.name.surname)
@@ -309,21 +313,20 @@ class RecordIndex:
         """The record as it now stands, keeping the codes that resolve to it."""
         before = self._by_id.get(record.id)
         held = set(self._codes_of.get(record.id, set()))
-        watched, self._watched = self._watched, None  # noted below, as one change
+        watching, self._watching = self._watching, []  # noted below, as one change
         try:
             self.remove(record.id)
             self.add(record)
             for code in held - {record.code}:
                 self._claim(code, self._by_id[record.id])
         finally:
-            self._watched = watched
-        if watched is None:
-            return
-        watched.surnames.add(self._by_id[record.id].name.surname)
-        if before is not None:
-            watched.surnames.add(before.name.surname)
-        if before is None or not _same_holder(before.record, record):
-            watched.codes.update(held | self._codes_of.get(record.id, set()))
+            self._watching = watching
+        for changes in watching:
+            changes.surnames.add(self._by_id[record.id].name.surname)
+            if before is not None:
+                changes.surnames.add(before.name.surname)
+            if before is None or not _same_holder(before.record, record):
+                changes.codes.update(held | self._codes_of.get(record.id, set()))
 
     def remove(self, player_id: int) -> None:
         """A record no longer on record by itself (merged into another); no-op if unknown."""
@@ -335,19 +338,28 @@ class RecordIndex:
             if self._by_code.get(code) is known:
                 del self._by_code[code]
         self._group(known).remove(known)
-        if self._watched is not None:
-            self._watched.surnames.add(known.name.surname)
-            self._watched.codes.update(codes)
+        for changes in self._watching:
+            changes.surnames.add(known.name.surname)
+            changes.codes.update(codes)
 
     @contextmanager
     def watch(self) -> Iterator[IndexChanges]:
-        """What the changes made meanwhile touched (one watch at a time)."""
-        changes = IndexChanges()
-        self._watched = changes
+        """What the changes made meanwhile touched."""
+        changes = self.watching()
         try:
             yield changes
         finally:
-            self._watched = None
+            self.unwatch(changes)
+
+    def watching(self) -> IndexChanges:
+        """A watch that stays open until ``unwatch``: what changes touch from now on.
+        Watches may overlap in any order (an importer's files waiting for their turn)."""
+        changes = IndexChanges()
+        self._watching.append(changes)
+        return changes
+
+    def unwatch(self, changes: IndexChanges) -> None:
+        self._watching = [open_ for open_ in self._watching if open_ is not changes]
 
     def _group(self, known: _Known) -> list[_Known]:
         first = known.name.first_forename
@@ -384,8 +396,8 @@ class RecordIndex:
             )
         self._by_code[code] = known
         self._codes_of.setdefault(known.record.id, set()).add(code)
-        if self._watched is not None:
-            self._watched.codes.add(code)
+        for changes in self._watching:
+            changes.codes.add(code)
 
     def _holding(self, code: int) -> _Known | None:
         return self._by_code.get(code)

@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
@@ -40,7 +41,7 @@ from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.errors import Conflict, NotFound
-from ecfgrading.services.locks import busy_as_error, take_registry_lock
+from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
 from ecfgrading.services.results.checks import refusal_problem, resent_problems, value_problems
 from ecfgrading.services.results.feedback import Feedback, Written
@@ -110,24 +111,86 @@ class ResultsImporter:
     ) -> ImportResult:
         """Store and import one file; ``before`` is the submission that accepted the same
         bytes if the caller looked already (None: none did), else True to look here."""
+        with importers_turn(f"{filename}: not stored, nothing was imported"):
+            stored = self._store(filename, data, before, event_code)
+        if isinstance(stored, ImportResult):
+            return stored
+        return self.import_stored(stored)
+
+    def import_stored(self, submission: Submission) -> ImportResult:
+        """Import a file already on record (just stored, or left by an interrupted run)."""
+        ready = self._prepare(submission)
+        with importers_turn(_not_imported(submission)):
+            return self._write(ready)
+
+    def import_many(self, files: Iterable[_ToStore]) -> Iterator[ImportResult]:
+        """Import (filename, bytes, before) in order, as ``import_file`` would one by one,
+        a turn's worth at a time (services.locks.importers_turn). In one turn the files
+        read and identified after the last turn are written and the next ones stored;
+        then, while another importer may have its turn, those are read and identified.
+        Each outcome is yielded as soon as it is known, in the turn: take it quickly."""
+        pending = _turns(files)
+        ready: list[_Ready | ImportResult] = []
+        while True:
+            chunk = next(pending, [])
+            if not chunk and not ready:
+                return
+            with importers_turn(_waiting_files(ready, chunk), partial(self._refresh, ready)):
+                for item in ready:
+                    yield self._write(item) if isinstance(item, _Ready) else item
+                stored = [self._store(*item) for item in chunk]
+            ready = [self._prepare(one) if isinstance(one, Submission) else one for one in stored]
+
+    def _refresh(self, ready: list[_Ready | ImportResult]) -> None:
+        """While waiting for the turn: the view caught up with what others wrote, and
+        the waiting files it concerns identified again, work the turn is then spared."""
+        self.view.catch_up()
+        for item in ready:
+            if isinstance(item, _Ready) and item.identified is not None:
+                self._keep_current(item)
+
+    def _keep_current(self, item: _Ready) -> None:
+        """The file's decisions as identification on the view now would make them: made
+        again only if what the view took in since they were made concerns them."""
+        assert item.identified is not None and item.read.results is not None
+        changes, same_index = item.changes, item.identified.index is self.index
+        if same_index and changes is not None and not item.identified.concerned(changes):
+            changes.clear()  # the decisions hold for the view as it is now
+            return
+        item.unwatch()
+        identified = self._identify(item.read.results)
+        item.identified, item.changes = identified, identified.index.watching()
+
+    def _store(
+        self, filename: str, data: bytes, before: Submission | bool | None, event_code: str = ""
+    ) -> Submission | ImportResult:
+        """The file on record, or the outcome of the same bytes accepted before."""
         if before is True:
             before = accepted_before(data)
         if isinstance(before, Submission):
             return ImportResult(before.id, True, _already(before, filename), already=True)
         with busy_as_error(f"{filename}: not stored, nothing was imported"):
-            submission = store_raw(data, filename, self.sender, self.user, event_code)
-        return self.import_stored(submission)
+            return store_raw(data, filename, self.sender, self.user, event_code)
 
-    def import_stored(self, submission: Submission) -> ImportResult:
-        """Import a file already on record (just stored, or left by an interrupted run)."""
+    def _prepare(self, submission: Submission) -> _Ready:
+        """Read and identified on the view as it stands, no lock held; what changes the
+        view from now on is watched."""
         read = _read(bytes(submission.raw), submission.filename, submission.event_code)
         read = replace(read, feedback=replace(read.feedback, submission_id=submission.id))
-        if not read.feedback.ok:
+        if not read.feedback.ok or read.results is None:
+            return _Ready(submission, read)
+        self.view.catch_up()
+        identified = self._identify(read.results)
+        return _Ready(submission, read, identified, identified.index.watching())
+
+    def _write(self, ready: _Ready) -> ImportResult:
+        """Accept or reject a prepared file (in the importer's turn)."""
+        submission, read = ready.submission, ready.read
+        if ready.identified is None:
             return self._reject_unlocked(submission, read)
         try:
-            what = f"{submission.filename}: not imported (kept as submission {submission.id})"
-            with busy_as_error(what):
-                return self._import_locked(submission, read)
+            with busy_as_error(_not_imported(submission)):
+                return self._import_locked(ready)
         except _DoneElsewhere:
             self.view.drop()  # its cache took in rows the rollback removed
             return _done_elsewhere(submission)
@@ -138,6 +201,8 @@ class ResultsImporter:
             if not reject(submission, feedback):
                 return _done_elsewhere(submission)
             return ImportResult(submission.id, False, feedback)
+        finally:
+            ready.unwatch()
 
     def _reject_unlocked(self, submission: Submission, read: _Read) -> ImportResult:
         """A file with errors of its own: reported whole, written nowhere but its row."""
@@ -147,26 +212,26 @@ class ResultsImporter:
             return _done_elsewhere(submission)
         return ImportResult(submission.id, False, feedback)
 
-    def _import_locked(self, submission: Submission, read: _Read) -> ImportResult:
-        """Identify and write under the lock. Whether the stored file still waits (another
-        process may have imported it meanwhile) is asked by the very UPDATE that accepts
-        or rejects it: a file done elsewhere rolls back this transaction (_DoneElsewhere),
-        a query saved on every other file.
+    def _import_locked(self, ready: _Ready) -> ImportResult:
+        """Write under the lock. Whether the stored file still waits (another process may
+        have imported it meanwhile) is asked by the very UPDATE that accepts or rejects
+        it: a file done elsewhere rolls back this transaction (_DoneElsewhere), a query
+        saved on every other file.
 
-        The players are identified before the lock, on the view caught up with what
-        others wrote so far, while another importer may be writing his next file. Under
-        the lock the view catches up with what was written since, and only if that
-        touched a code, a surname or a similar surname of this file's players are they
-        identified again: the decisions are those identification under the lock would
-        make (matching.identify.IndexChanges), and the importers' serialised part
+        The players were identified before the lock (``_prepare``), on the view as it
+        stood then, while others may have been writing. Under the lock the view catches
+        up with what was written since, and only if that, or what this importer wrote
+        meanwhile, touched a code, a surname or a similar surname of this file's players
+        are they identified again: the decisions are those identification under the lock
+        would make (matching.identify.IndexChanges), and the importers' serialised part
         shrinks to the writing."""
-        assert read.results is not None  # only files that read are imported
-        self.view.catch_up()
-        identified = self._identify(read.results)
+        submission, read = ready.submission, ready.read
+        assert read.results is not None and ready.identified is not None
         with transaction.atomic():
             take_registry_lock()
-            identified = self._still(identified, read.results)
-            plan = self._plan(read, identified)
+            self.view.catch_up()
+            self._keep_current(ready)
+            plan = self._plan(read, ready.identified)
             if not plan.feedback.ok:
                 if not reject(submission, plan.feedback):
                     raise _DoneElsewhere
@@ -179,16 +244,6 @@ class ResultsImporter:
                 raise _DoneElsewhere
             self.view.took(touched)
         return ImportResult(submission.id, True, feedback)
-
-    def _still(self, identified: _Identified, results: ResultsFile) -> _Identified:
-        """The view caught up under the lock, and ``identified`` if nothing it brought
-        can change a decision; else the file identified again."""
-        index = self.index
-        with index.watch() as changes:
-            self.view.catch_up()
-        if self.index is index and identified.index is index and not identified.concerned(changes):
-            return identified
-        return self._identify(results)
 
     def _plan(self, read: _Read, identified: _Identified | None = None) -> Plan:
         """Identification (made now unless given) and the checks against the records."""
@@ -250,6 +305,63 @@ class _Identified:
             changes.concern(entry, self.decisions[pin], self.policy)
             for pin, entry in self.received.items()
         )
+
+
+@dataclass
+class _Ready:
+    """A stored file read and, if it has no errors of its own, identified: waiting for
+    its importer's turn to be written."""
+
+    submission: Submission
+    read: _Read
+    identified: _Identified | None = None
+    changes: IndexChanges | None = None  # what the index took in since identification
+
+    def unwatch(self) -> None:
+        if self.identified is not None and self.changes is not None:
+            self.identified.index.unwatch(self.changes)
+            self.changes = None
+
+
+_ToStore = tuple[str, bytes, "Submission | bool | None"]  # filename, bytes, before
+
+# Files an importer writes in one turn, before another importer may write: enough to
+# read and identify the next ones while another writes, few enough that a single upload
+# waits a fraction of a second behind a national batch.
+TURN_FILES = 16
+
+
+def _turns(files: Iterable[_ToStore]) -> Iterator[list[_ToStore]]:
+    """The files a turn at a time; a copy of a file already in the turn starts the next,
+    so that it is looked up after the first copy was written."""
+    chunk: list[_ToStore] = []
+    shas: set[str] = set()
+    for item in files:
+        sha = hashlib.sha256(item[1]).hexdigest()
+        if len(chunk) == TURN_FILES or sha in shas:
+            yield chunk
+            chunk, shas = [], set()
+        chunk.append(item)
+        shas.add(sha)
+    if chunk:
+        yield chunk
+
+
+def _not_imported(submission: Submission) -> str:
+    return f"{submission.filename}: not imported (kept as submission {submission.id})"
+
+
+def _waiting_files(ready: list[_Ready | ImportResult], chunk: list[_ToStore]) -> str:
+    """What a batch has not done when the wait for its turn runs out."""
+    kept = [str(item.submission.id) for item in ready if isinstance(item, _Ready)]
+    said = []
+    if kept:
+        numbers = " ".join(kept)
+        said.append(f"submissions {numbers} not imported (`ecfgrading results retry {numbers}`)")
+    if chunk:
+        more = f" and {len(chunk) - 1} more" if len(chunk) > 1 else ""
+        said.append(f"{chunk[0][0]}{more}: not stored, nothing was imported")
+    return "; ".join(said)
 
 
 def _candidate_names(
@@ -315,25 +427,31 @@ def import_files(
 ) -> list[ImportResult]:
     """Import files in order; ``told`` hears each outcome as soon as it is known."""
     batch = list(files)
-    results = []
+    results: list[ImportResult] = []
     done_before = _accepted_among(data for _, data in batch)
-    seen: set[str] = set()
     with shared_view() as view, fewer_collections():
         importer = ResultsImporter(sender=sender, user=user, view=view)
-        for done, (filename, data) in enumerate(batch):
+        for result in importer.import_many(_looked_up(batch, done_before)):
+            results.append(result)
             if progress:
-                progress(done, len(batch), filename)
-            sha = hashlib.sha256(data).hexdigest()
-            # Looked up for the whole batch at once; a file the batch holds twice is
-            # looked up again, since the first copy may have been accepted meanwhile.
-            before = done_before.get(sha) or (True if sha in seen else None)
-            results.append(importer.import_file(data, filename, before=before))
-            seen.add(sha)
+                progress(len(results), len(batch), batch[len(results) - 1][0])
             if told:
-                told(results[-1])
+                told(result)
     if progress:
         progress(len(batch), len(batch), "")
     return results
+
+
+def _looked_up(
+    batch: list[tuple[str, bytes]], done_before: dict[str, Submission]
+) -> Iterator[_ToStore]:
+    """Each file with the submission that accepted its bytes before the batch, or True
+    for a file the batch holds twice: the first copy may have been accepted meanwhile."""
+    seen: set[str] = set()
+    for filename, data in batch:
+        sha = hashlib.sha256(data).hexdigest()
+        yield filename, data, done_before.get(sha) or (True if sha in seen else None)
+        seen.add(sha)
 
 
 # A batch allocates millions of short-lived objects beside the long-lived view of the

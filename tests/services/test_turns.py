@@ -1,0 +1,154 @@
+"""Importers take turns: a batch writes a turn's worth of files at once (issue 8).
+
+In its turn an importer writes the files it read and identified after its last turn,
+and stores the next ones; it reads and identifies those while another importer may have
+its turn, and keeps them current while it waits. Whatever was written between a file's
+identification and its writing, by this importer's own files of the same turn or by
+another's, must be seen: a file it concerns is identified again, one it does not keeps
+its decisions, and the outcome is that of importing the files one by one.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+from ecfgrading.registry.models import Game, PendingIdentification, Player, Submission
+from ecfgrading.services.locks import Busy
+from ecfgrading.services.locks import _file_turn as file_turn
+from ecfgrading.services.results import ingest
+from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, import_files
+from tests.services.test_import_state import BLOGGS, a_file, importer, newcomer
+
+JONES = "#PIN=1#BCF CODE=102807J#NAME=Jones, Mary#CLUB NAME=Dover"
+
+
+@pytest.fixture
+def identifications(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ResultsImporter]]:
+    """Each importer that identified a file, once per time."""
+    calls: list[ResultsImporter] = []
+    original = ResultsImporter._identify
+
+    def counted(self: ResultsImporter, results: Any) -> Any:
+        calls.append(self)
+        return original(self, results)
+
+    monkeypatch.setattr(ResultsImporter, "_identify", counted)
+    yield calls
+
+
+@pytest.mark.django_db
+def test_a_newcomer_of_two_files_in_one_turn_is_created_once(
+    identifications: list[ResultsImporter],
+) -> None:
+    """Both files are identified before either is written; the second, concerned by
+    what the first wrote, is identified again in the turn and links Ned."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ned = newcomer(2, "Newman, Ned", "01/02/2003")
+    files = [("a.txt", a_file("AA00001", BLOGGS, ned)), ("b.txt", a_file("BB00002", BLOGGS, ned))]
+    assert all(result.accepted for result in import_files(files))
+    assert Player.objects.filter(surname="Newman").count() == 1
+    assert Game.objects.filter(player2__surname="Newman").count() == 2
+    assert len(identifications) == 3  # a, b, and b again after a was written
+
+
+@pytest.mark.django_db
+def test_files_in_one_turn_that_share_no_one_are_identified_once_each(
+    identifications: list[ResultsImporter],
+) -> None:
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    Player.objects.create(code=102807, surname="Jones", forenames="Mary")
+    files = [
+        ("a.txt", a_file("AA00001", BLOGGS, newcomer(2, "Archer, Ann"))),
+        ("b.txt", a_file("BB00002", JONES, newcomer(2, "Zeller, Zoe"))),
+    ]
+    assert all(result.accepted for result in import_files(files))
+    assert len(identifications) == 2
+    assert Player.objects.filter(surname__in=["Archer", "Zeller"]).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_batch_longer_than_a_turn_gives_the_people_of_files_imported_one_by_one() -> None:
+    """Newcomers recur across turns (file k and k + 1 share one) and within them; the
+    batch must leave what importing each file alone, in order, leaves."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    count = TURN_FILES * 2 + 3
+    people = [newcomer(2, f"Newman, Ned{k // 2}", f"01/02/{2000 + k // 2}") for k in range(count)]
+    files = [(f"{k}.txt", a_file(f"EV{k:05d}", BLOGGS, people[k])) for k in range(count)]
+    assert all(result.accepted for result in import_files(files))
+    # Hand count: files 2j and 2j + 1 share Ned{j}, so ceil(count / 2) newcomers.
+    assert Player.objects.filter(surname="Newman").count() == (count + 1) // 2
+    assert not PendingIdentification.objects.exists()
+    assert Game.objects.count() == count
+
+
+@pytest.mark.django_db
+def test_a_waiting_file_is_identified_again_while_waiting_not_in_the_turn(
+    identifications: list[ResultsImporter],
+) -> None:
+    """Another importer writes Ned while this one waits with Ned's file read: waiting,
+    it catches up and identifies the file again; in its turn nothing is left to do."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    late, other = importer(), importer()
+    ned = newcomer(2, "Newman, Ned", "01/02/2003")
+    submission = ingest.store_raw(a_file("AA00001", BLOGGS, ned), "a.txt", "", None)
+    ready = late._prepare(submission)
+    assert other.import_file(a_file("BB00002", BLOGGS, ned), "b.txt").accepted
+    late._refresh([ready])
+    assert identifications.count(late) == 2
+    late._refresh([ready])  # nothing new: nothing identified again
+    assert identifications.count(late) == 2
+    assert late._write(ready).accepted
+    assert identifications.count(late) == 2
+    assert Player.objects.filter(surname="Newman").count() == 1
+    assert Submission.objects.get(id=submission.id).status == Submission.Status.ACCEPTED
+
+
+# The turn itself, beside a database file ------------------------------------------------
+
+
+def test_a_turn_waits_for_the_one_before_doing_useful_work_meanwhile(tmp_path: Path) -> None:
+    path, order = str(tmp_path / "db-turn"), []
+    holding, done = threading.Event(), threading.Event()
+
+    def first() -> None:
+        with file_turn(path, "first", None):
+            order.append("first in")
+            holding.set()
+            done.wait(5)
+            order.append("first out")
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    holding.wait(5)
+    meanwhile: list[float] = []
+
+    def useful() -> None:
+        meanwhile.append(time.monotonic())
+        if len(meanwhile) == 3:
+            done.set()  # the first importer ends its turn only now
+
+    with file_turn(path, "second", useful):
+        order.append("second in")
+    thread.join()
+    assert order == ["first in", "first out", "second in"]
+    assert len(meanwhile) >= 3
+
+
+@override_settings(LOCK_TIMEOUT=1)
+def test_a_turn_that_never_comes_is_a_clear_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "db-turn")
+    what = "a.txt: not stored, nothing was imported"
+    with file_turn(path, "first", None), pytest.raises(Busy) as raised, file_turn(path, what, None):
+        pass  # pragma: no cover - never entered
+    assert str(raised.value) == (
+        "a.txt: not stored, nothing was imported: the database stayed busy for 1 s "
+        "(another import or grading run was writing); nothing was changed, try again "
+        "(ECFGRADING_LOCK_TIMEOUT sets the wait)"
+    )
