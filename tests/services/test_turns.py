@@ -152,3 +152,30 @@ def test_a_turn_that_never_comes_is_a_clear_error(tmp_path: Path) -> None:
         "(another import or grading run was writing); nothing was changed, try again "
         "(ECFGRADING_LOCK_TIMEOUT sets the wait)"
     )
+
+
+@pytest.mark.django_db
+def test_a_batch_cut_short_leaves_no_watch_open_on_the_view_it_keeps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A process keeps its view (the web's uploads share one): a batch that ends in an
+    error with files still waiting must not leave their watches noting every change."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    files = [
+        (f"{k}.txt", a_file(f"EV{k:05d}", BLOGGS, newcomer(2, f"Newman, Ned{k}"))) for k in range(4)
+    ]
+    original, writes = ResultsImporter._import_locked, []
+
+    def write(self: ResultsImporter, ready: Any) -> Any:
+        writes.append(ready)
+        if len(writes) == 2:
+            raise Busy("the second file: busy")
+        return original(self, ready)
+
+    monkeypatch.setattr(ResultsImporter, "_import_locked", write)
+    with pytest.raises(Busy):
+        import_files(files)
+    with ingest.shared_view() as view:
+        assert view.index._watching == []  # the third and fourth files' watches closed
+    assert Submission.objects.filter(status=Submission.Status.ACCEPTED).count() == 1
+    assert Submission.objects.filter(status=Submission.Status.RECEIVED).count() == 3

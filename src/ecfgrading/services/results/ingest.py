@@ -133,15 +133,20 @@ class ResultsImporter:
         Each outcome is yielded as soon as it is known, in the turn: take it quickly."""
         pending = _turns(files)
         ready: list[_Ready | ImportResult] = []
-        while True:
-            chunk = next(pending, [])
-            if not chunk and not ready:
-                return
-            with importers_turn(_waiting_files(ready, chunk), partial(self._refresh, ready)):
-                for item in ready:
-                    yield self._write(item) if isinstance(item, _Ready) else item
-                stored = [self._store(*item) for item in chunk]
-            ready = [self._prepare(one) if isinstance(one, Submission) else one for one in stored]
+        try:
+            while True:
+                chunk = next(pending, [])
+                if not chunk and not ready:
+                    return
+                with importers_turn(_waiting_files(ready, chunk), partial(self._refresh, ready)):
+                    for item in ready:
+                        yield self._write(item) if isinstance(item, _Ready) else item
+                    stored = [self._store(*item) for item in chunk]
+                ready = [self._prepare(s) if isinstance(s, Submission) else s for s in stored]
+        finally:  # a batch cut short (Busy, a bug) leaves no watch open on a kept view
+            for item in ready:
+                if isinstance(item, _Ready):
+                    item.unwatch()
 
     def _refresh(self, ready: list[_Ready | ImportResult]) -> None:
         """While waiting for the turn: the view caught up with what others wrote, and
