@@ -552,7 +552,7 @@ def _delete_sqlite_database() -> None:
     database = settings.DATABASES["default"]
     if "sqlite" not in database["ENGINE"]:
         raise DomainError("--fresh deletes a SQLite file only; drop a server database yourself")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", "-turn"):
         Path(f"{database['NAME']}{suffix}").unlink(missing_ok=True)
 
 
