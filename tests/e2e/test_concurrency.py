@@ -364,6 +364,27 @@ def test_a_batch_killed_mid_way_resumes_to_what_one_run_gives(
     assert resumed.accepted == one_run.accepted
 
 
+def test_a_killed_batch_run_again_resumes_without_a_retry(
+    fresh: Fresh, batch: Batch, one_run: Outcome
+) -> None:
+    """The officer simply runs the batch again: the files the kill left waiting are
+    imported from their stored submissions, none is left waiting or stored twice."""
+    database = fresh("killed_rerun")
+    killed = kill_while_a_file_is_received(database, batch.files)
+    assert killed.returncode == -signal.SIGKILL, killed.stdout
+    left = submissions(database, "received")
+    assert left, "the kill was meant to leave a file waiting"
+    imported(database, batch.files)
+    assert submissions(database, "received") == {}
+    with closing(database.connect()) as db:
+        (stored,) = db.execute("SELECT count(*) FROM registry_submission").fetchone()
+    assert stored == FILES  # each file once: the waiting ones were not stored again
+    resumed = read_outcome(database)
+    differences = resumed.differences(one_run, kinds=("players", "cases", "clubs"))
+    assert not differences, "\n".join(differences)
+    assert resumed.accepted == one_run.accepted
+
+
 def kill_while_a_file_is_received(
     database: Database, files: Sequence[str]
 ) -> subprocess.CompletedProcess[str]:

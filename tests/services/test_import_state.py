@@ -134,6 +134,19 @@ def test_a_file_left_received_is_listed_retried_and_then_no_longer_waiting() -> 
         retry([left.id])
 
 
+def test_a_batch_run_again_imports_a_file_it_left_received_from_that_submission() -> None:
+    """A killed batch leaves files stored and waiting; running it again imports each
+    from the submission kept, so nothing is left waiting, nor stored twice."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    data = a_file("AA00001", BLOGGS, newcomer(2, "Newman, Ned"))
+    left = store_raw(data, "left.txt", "officer", None)  # as a killed import leaves it
+    first, copy = import_files([("left.txt", data), ("left-copy.txt", data)])
+    assert (first.submission_id, first.accepted, first.already) == (left.id, True, False)
+    assert (copy.submission_id, copy.already) == (left.id, True)
+    assert interrupted() == []
+    assert Submission.objects.count() == 1 and Game.objects.count() == 1
+
+
 def test_a_file_left_received_can_be_rejected_and_stays_on_record() -> None:
     left = store_raw(b"#EVENT DETAILS\n", "left.txt", "officer", None)
     (done,) = reject_waiting([left.id], reason="sent by mistake")

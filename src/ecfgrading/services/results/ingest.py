@@ -171,10 +171,14 @@ class ResultsImporter:
     def _store(
         self, filename: str, data: bytes, before: Submission | bool | None, event_code: str = ""
     ) -> Submission | ImportResult:
-        """The file on record, or the outcome of the same bytes accepted before."""
+        """The file on record, or the outcome of the same bytes accepted before. Bytes
+        an interrupted run stored and left waiting (``before`` received) are imported
+        from that submission, not stored again: a batch run again resumes it."""
         if before is True:
             before = accepted_before(data)
         if isinstance(before, Submission):
+            if before.status == Submission.Status.RECEIVED:
+                return before
             return ImportResult(before.id, True, _already(before, filename), already=True)
         with busy_as_error(f"{filename}: not stored, nothing was imported"):
             return store_raw(data, filename, self.sender, self.user, event_code)
@@ -452,12 +456,13 @@ def import_files(
 def _looked_up(
     batch: list[tuple[str, bytes]], done_before: dict[str, Submission]
 ) -> Iterator[_ToStore]:
-    """Each file with the submission that accepted its bytes before the batch, or True
-    for a file the batch holds twice: the first copy may have been accepted meanwhile."""
+    """Each file with the submission that accepted its bytes before the batch (or left
+    them waiting), or True for a file the batch holds twice: the first copy may have been
+    accepted meanwhile."""
     seen: set[str] = set()
     for filename, data in batch:
         sha = hashlib.sha256(data).hexdigest()
-        yield filename, data, done_before.get(sha) or (True if sha in seen else None)
+        yield filename, data, True if sha in seen else done_before.get(sha)
         seen.add(sha)
 
 
@@ -498,15 +503,22 @@ def accepted_before(data: bytes) -> Submission | None:
 
 
 def _accepted_among(files: Iterable[bytes]) -> dict[str, Submission]:
-    """sha256 -> the submission that accepted those bytes, for a whole batch at once."""
+    """sha256 -> the submission that accepted those bytes, for a whole batch at once; or,
+    for bytes no submission accepted, the first one an interrupted run left waiting."""
     shas = sorted({hashlib.sha256(data).hexdigest() for data in files})
     done = (Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED)
     found: dict[str, Submission] = {}
+    waiting: dict[str, Submission] = {}
     for start in range(0, len(shas), IN_CHUNK):
-        rows = Submission.objects.filter(sha256__in=shas[start : start + IN_CHUNK], status__in=done)
+        rows = Submission.objects.filter(
+            sha256__in=shas[start : start + IN_CHUNK],
+            status__in=(*done, Submission.Status.RECEIVED),
+        )
         for submission in rows.defer("raw").order_by("-id"):
-            found[submission.sha256] = submission  # the first that accepted them wins
-    return found
+            # The first that accepted them wins, or the first left waiting.
+            chosen = found if submission.status in done else waiting
+            chosen[submission.sha256] = submission
+    return {**waiting, **found}
 
 
 def interrupted() -> list[Submission]:
