@@ -97,7 +97,7 @@ def importers_turn(what: str, meanwhile: Callable[[], None] | None = None) -> It
     if name == ":memory:" or "mode=memory" in name or connection.in_atomic_block:
         yield  # nobody else can write here, or the caller's transaction holds the lock
         return
-    with _file_turn(f"{name}-turn", what, meanwhile), _checkpointed_after():
+    with _checkpointed_after(), _file_turn(f"{name}-turn", what, meanwhile):
         yield
 
 
@@ -125,7 +125,7 @@ def _flocked(descriptor: int) -> bool:
 @contextmanager
 def _checkpointed_after() -> Iterator[None]:
     """The turn's commits leave the WAL to be checkpointed once, after the turn (entered
-    inside the turn, so that it leaves after it)."""
+    before the turn is taken, so that it leaves after the turn is given back)."""
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA wal_autocheckpoint = 0")
     try:
