@@ -8,7 +8,7 @@ importer's file is written in exactly that gap, from the lock's first moment.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -37,20 +37,6 @@ def in_the_gap(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], Any]],
 
     monkeypatch.setattr(ingest, "take_registry_lock", take)
     return waiting.append
-
-
-@pytest.fixture
-def identifications(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ResultsImporter]]:
-    """Each importer that identified a file, once per time."""
-    calls: list[ResultsImporter] = []
-    original = ResultsImporter._identify
-
-    def counted(self: ResultsImporter, results: Any) -> Any:
-        calls.append(self)
-        return original(self, results)
-
-    monkeypatch.setattr(ResultsImporter, "_identify", counted)
-    yield calls
 
 
 def test_a_newcomer_written_in_the_gap_is_linked_not_created_twice(

@@ -83,6 +83,15 @@ def ecfgrading(env: dict[str, str], *args: str, cwd: Path | None = None) -> Any:
     )
 
 
+def a_late_file(environment: dict[str, str], filename: str, name: str, code: str) -> Path:
+    """A file of Bloggs against a newcomer ``name`` for event ``code``, written beside the
+    home; the folder it is in."""
+    folder = Path(environment["ECFGRADING_HOME"]).parent
+    players = [BLOGGS, f"#PIN=2#NAME={name}#CLUB NAME=Anytown"]
+    (folder / filename).write_bytes(results_file(players, GAMES, code=code))
+    return folder
+
+
 @contextmanager
 def _no_url() -> Iterator[str]:
     yield ""
@@ -194,9 +203,7 @@ def test_a_results_import_that_waits_too_long_loses_nothing_and_can_be_retried(
 ) -> None:
     """SQLite's single write lock stops even the storing of the file, which the officer
     still has; PostgreSQL stores it first, and it waits, received, for a retry."""
-    folder = Path(environment["ECFGRADING_HOME"]).parent
-    late = results_file([BLOGGS, "#PIN=2#NAME=Late, Larry#CLUB NAME=Anytown"], GAMES, code="LT1")
-    (folder / "late.txt").write_bytes(late)
+    folder = a_late_file(environment, "late.txt", "Late, Larry", "LT1")
     env = {**environment, "ECFGRADING_LOCK_TIMEOUT": "1"}
     with another_writer(env):
         ran = ecfgrading(env, "results", "import", "late.txt", cwd=folder)
@@ -217,9 +224,7 @@ def test_a_results_import_that_waits_too_long_loses_nothing_and_can_be_retried(
 def test_an_import_waits_for_another_importers_turn_then_goes_on(
     environment: dict[str, str],
 ) -> None:
-    folder = Path(environment["ECFGRADING_HOME"]).parent
-    late = results_file([BLOGGS, "#PIN=2#NAME=Waits, Walter#CLUB NAME=Anytown"], GAMES, code="WT1")
-    (folder / "waits.txt").write_bytes(late)
+    folder = a_late_file(environment, "waits.txt", "Waits, Walter", "WT1")
     with another_importers_turn(environment):
         started = subprocess.Popen(
             [str(ECFGRADING), "results", "import", "waits.txt"],
@@ -240,9 +245,7 @@ def test_an_import_waits_for_another_importers_turn_then_goes_on(
 def test_an_import_whose_turn_never_comes_says_the_database_was_busy(
     environment: dict[str, str],
 ) -> None:
-    folder = Path(environment["ECFGRADING_HOME"]).parent
-    late = results_file([BLOGGS, "#PIN=2#NAME=Never, Nora#CLUB NAME=Anytown"], GAMES, code="NV1")
-    (folder / "never.txt").write_bytes(late)
+    folder = a_late_file(environment, "never.txt", "Never, Nora", "NV1")
     env = {**environment, "ECFGRADING_LOCK_TIMEOUT": "1"}
     with another_importers_turn(env):
         ran = ecfgrading(env, "results", "import", "never.txt", cwd=folder)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,20 +26,6 @@ from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, impo
 from tests.services.test_import_state import BLOGGS, a_file, importer, newcomer
 
 JONES = "#PIN=1#BCF CODE=102807J#NAME=Jones, Mary#CLUB NAME=Dover"
-
-
-@pytest.fixture
-def identifications(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ResultsImporter]]:
-    """Each importer that identified a file, once per time."""
-    calls: list[ResultsImporter] = []
-    original = ResultsImporter._identify
-
-    def counted(self: ResultsImporter, results: Any) -> Any:
-        calls.append(self)
-        return original(self, results)
-
-    monkeypatch.setattr(ResultsImporter, "_identify", counted)
-    yield calls
 
 
 @pytest.mark.django_db

@@ -343,17 +343,15 @@ TURN_FILES = 16
 
 
 def _turns(files: Iterable[_ToStore]) -> Iterator[list[_ToStore]]:
-    """The files a turn at a time; a copy of a file already in the turn starts the next,
-    so that it is looked up after the first copy was written."""
+    """The files a turn at a time. A file to be looked up when stored (``before`` True: a
+    copy of one earlier in the batch) starts the next turn, so that it is looked up after
+    that copy was written."""
     chunk: list[_ToStore] = []
-    shas: set[str] = set()
     for item in files:
-        sha = hashlib.sha256(item[1]).hexdigest()
-        if len(chunk) == TURN_FILES or sha in shas:
+        if chunk and (len(chunk) == TURN_FILES or item[2] is True):
             yield chunk
-            chunk, shas = [], set()
+            chunk = []
         chunk.append(item)
-        shas.add(sha)
     if chunk:
         yield chunk
 
