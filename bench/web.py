@@ -112,11 +112,11 @@ def sample(pool: int, seed: int, formats: Sequence[str] = ("csv",)) -> dict[str,
 
 
 def _sampled(pool: int, rng: random.Random, formats: Sequence[str]) -> dict[str, list[str]]:
+    from ecfgrading.lookups.api_lists import ENTRIES_PER_PAGE
+    from ecfgrading.lookups.clubs import club_index
+    from ecfgrading.lookups.downloads import catalogue
+    from ecfgrading.lookups.lists import current_lists
     from ecfgrading.registry.models import Event, ListEntry, Player
-    from ecfgrading.services.public.api_lists import ENTRIES_PER_PAGE
-    from ecfgrading.services.public.clubs import club_index
-    from ecfgrading.services.public.downloads import catalogue
-    from ecfgrading.services.public.lists import current_lists
 
     current = current_lists()
     if not current:

@@ -54,7 +54,7 @@ def seed(cases: int = 1, queries: int = 1) -> None:
     configured Django process on the demo's database."""
     from ecfgrading.registry.models import Club, ClubMembership, Player
     from ecfgrading.registry.numbering import issue_code
-    from ecfgrading.services.public.feedback import Report, submit_feedback
+    from ecfgrading.services.feedback import Report, submit_feedback
     from ecfgrading.services.results.ingest import import_results
 
     twins = []

@@ -439,7 +439,7 @@ def test_a_bug_in_a_service_is_not_dressed_up_as_a_users_mistake(
     def broken(season: int) -> None:
         raise ValueError("a bug")
 
-    monkeypatch.setattr("ecfgrading.services.reports.events_received", broken)
+    monkeypatch.setattr("ecfgrading.lookups.reports.events_received", broken)
     result = CliRunner().invoke(main, ["report", "received", "--season", "2013"])
     assert isinstance(result.exception, ValueError)
     assert "Error:" not in result.output

@@ -302,7 +302,7 @@ def player(code: str, list_id: str | None) -> None:
     """A player's grade and how it was calculated, game by game."""
     _django()
     from ecfgrading.engine.explain import format_explanation
-    from ecfgrading.services.grading.explain import breakdowns
+    from ecfgrading.lookups.explain import breakdowns
 
     found = breakdowns(code, list_id)
     click.echo("\n\n".join(format_explanation(expl, names) for expl, names in found))
@@ -354,7 +354,7 @@ def lists_export(
     """Export a published list (both rates of a July list in one CSV by default)."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.lists.export import export_list
+    from ecfgrading.lookups.exports import export_list
 
     rates = (Rate(rate),) if rate else None
     data = export_list(list_id, rates=rates, version=version, fmt=fmt)
@@ -451,7 +451,7 @@ def report_jumps(
     """Players whose grade moved by the threshold or more, with the games behind it."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.reports import large_jumps
+    from ecfgrading.lookups.reports import large_jumps
 
     made = large_jumps(list_id, Rate(rate), threshold=threshold, version=version)
     _show(made, as_json)
@@ -466,7 +466,7 @@ def report_integrity(list_id: str, rate: str, version: str | None, as_json: bool
     """Grade distribution, categories, and whether results agree with the grades."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.reports import integrity
+    from ecfgrading.lookups.reports import integrity
 
     made = integrity(list_id, Rate(rate), version=version)
     _show(made, as_json)
@@ -481,7 +481,7 @@ def report_attention(list_id: str, rate: str, version: str | None, as_json: bool
     """Unanchored players (G11), who need assigned grades, and players published at 0."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.services.reports import unanchored_and_zero
+    from ecfgrading.lookups.reports import unanchored_and_zero
 
     made = unanchored_and_zero(list_id, Rate(rate), version=version)
     _show(made, as_json)
@@ -495,7 +495,7 @@ def report_overdue(today: Any, as_json: bool) -> None:
     _django()
     from datetime import date
 
-    from ecfgrading.services.reports import events_overdue
+    from ecfgrading.lookups.reports import events_overdue
 
     _show(events_overdue(today.date() if today else date.today()), as_json)
 
@@ -508,7 +508,7 @@ def report_overdue(today: Any, as_json: bool) -> None:
 def report_received(season: int, as_json: bool) -> None:
     """Events received for grading in a season (1 June to 31 May)."""
     _django()
-    from ecfgrading.services.reports import events_received
+    from ecfgrading.lookups.reports import events_received
 
     made = events_received(season)
     _show(made, as_json)
@@ -651,7 +651,7 @@ def mail_send(dry_run: bool) -> None:
     with _progress("sending", len(mail.due())) as advance:
         done = mail.deliver_due(progress=advance)
     if done.next_attempt_at is not None:
-        from ecfgrading.services.mail_tasks import request_delivery
+        from ecfgrading.services.mail import request_delivery
 
         request_delivery(at=done.next_attempt_at)  # the worker tries them again then
     click.echo(done.to_text())

@@ -9,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ecfgrading.engine.rateplay import TimeControlInput
 from ecfgrading.registry.models import DirectMember, ForeignResult, Player
 from ecfgrading.services.abroad import AbroadEvent, AbroadGame, check_abroad
-from ecfgrading.services.officers import TimeControlInput
 from tests.backoffice.permission_table import NO_ARGS, TEAM, Case, open_to
 
 MEMBER = open_to("member")

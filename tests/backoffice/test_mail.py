@@ -23,8 +23,13 @@ from django_tasks_db.models import DBTaskResult
 from ecfgrading.registry.models import OutboxMessage
 from ecfgrading.services import mail
 from ecfgrading.services.accounts import Role, create_user
-from ecfgrading.services.mail import deliver_due, queue_mail, retry_wait
-from ecfgrading.services.mail_tasks import deliver_mail, request_delivery
+from ecfgrading.services.mail import (
+    deliver_due,
+    deliver_mail,
+    queue_mail,
+    request_delivery,
+    retry_wait,
+)
 from tests.backoffice.conftest import PASSWORD, Mailbox, _free_port, serving, signed_in
 
 

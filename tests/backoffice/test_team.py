@@ -15,6 +15,8 @@ from django.utils import timezone
 
 from ecfgrading.engine import GradingCode, Rate
 from ecfgrading.engine.periods import season_of
+from ecfgrading.lookups.exports import export_list
+from ecfgrading.lookups.memberships import shown_clubs
 from ecfgrading.registry.models import (
     Amendment,
     AuditLog,
@@ -32,12 +34,10 @@ from ecfgrading.registry.models import (
     Player,
     StartingGradeAssignment,
 )
-from ecfgrading.services.clubs import shown_clubs
+from ecfgrading.services.feedback import Report, submit_feedback
 from ecfgrading.services.grading.compute import compute_version, publish_version
-from ecfgrading.services.lists.export import export_list
 from ecfgrading.services.lists.imports import import_grade_list
 from ecfgrading.services.mail import deliver_due
-from ecfgrading.services.public.feedback import Report, submit_feedback
 from ecfgrading.services.results.ingest import import_files, import_results
 from tests.backoffice import cases_team
 from tests.backoffice.conftest import Mailbox, signed_in

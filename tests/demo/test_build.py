@@ -165,7 +165,7 @@ def test_the_summary_lists_each_published_version_with_its_published_entries(
 
 def test_every_published_grade_is_explained_by_its_stored_breakdown(built: DemoSummary) -> None:
     """Section 10: the breakdown of each published entry adds up to its grade."""
-    from ecfgrading.services.grading.explain import explain_entry
+    from ecfgrading.lookups.explain import explain_entry
 
     computed = ListEntry.objects.filter(
         published=True, version__status=ListVersion.Status.PUBLISHED, calculated__isnull=False
@@ -188,8 +188,8 @@ def test_every_published_grade_is_explained_by_its_stored_breakdown(built: DemoS
 def test_the_demo_registers_its_events_and_three_never_report(built: DemoSummary) -> None:
     from datetime import date
 
+    from ecfgrading.lookups.reports import events_overdue
     from ecfgrading.registry.models import Event
-    from ecfgrading.services.reports import events_overdue
 
     chase = events_overdue(date(2012, 7, 1))
     # Deadlines 28 days after the last day: 11, 17 and 18 June 2012.

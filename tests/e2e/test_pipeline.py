@@ -12,13 +12,13 @@ from datetime import date
 import pytest
 
 from ecfgrading.engine import Category, Rate
+from ecfgrading.lookups.explain import breakdowns
+from ecfgrading.lookups.versions import VersionError
 from ecfgrading.registry.models import ListEntry, ListVersion
 from ecfgrading.services.grading.assignments import assign_starting_grade
 from ecfgrading.services.grading.compute import compute_version, publish_version
-from ecfgrading.services.grading.explain import breakdowns
 from ecfgrading.services.lists.imports import import_grade_list
 from ecfgrading.services.results.ingest import import_files
-from ecfgrading.services.versions import VersionError
 from tests.e2e.federation import Federation
 
 pytestmark = pytest.mark.django_db

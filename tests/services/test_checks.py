@@ -17,6 +17,7 @@ from django.db import DataError, transaction
 
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.results_model import ResultsFile
+from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -27,7 +28,6 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.registry.numbering import CodesExhausted
-from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.results.checks import refusal_problem, registry_problems
 from ecfgrading.services.results.feedback import Feedback
 from ecfgrading.services.results.ingest import check_results, import_files, import_results

@@ -12,18 +12,18 @@ import pytest
 from ecfgrading.demo.build import DemoError
 from ecfgrading.engine import Rate
 from ecfgrading.errors import ErrorKind, ServiceError, user_input
+from ecfgrading.lookups.explain import BreakdownError, breakdowns
+from ecfgrading.lookups.exports import ExportError, export_list
+from ecfgrading.lookups.versions import VersionError
 from ecfgrading.registry.models import PublishedVersionError
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.events import EventError, register_event
 from ecfgrading.services.grading.assignments import AssignmentError, assign_starting_grade
 from ecfgrading.services.grading.compute import compute_version, publish_version
-from ecfgrading.services.grading.explain import BreakdownError, breakdowns
-from ecfgrading.services.lists.export import ExportError, export_list
 from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 from ecfgrading.services.merge import MergeError, merge_players
 from ecfgrading.services.results.ingest import import_results
 from ecfgrading.services.results.queue import PendingError, resolve
-from ecfgrading.services.versions import VersionError
 from tests.services.results_text import results_file
 
 INVALID, NOT_FOUND, CONFLICT = ErrorKind.INVALID, ErrorKind.NOT_FOUND, ErrorKind.CONFLICT

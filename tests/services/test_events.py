@@ -7,9 +7,9 @@ from datetime import date
 import pytest
 
 from ecfgrading.engine import Rate
+from ecfgrading.lookups.reports import events_overdue
 from ecfgrading.registry.models import Event
 from ecfgrading.services.events import EventError, register_event
-from ecfgrading.services.reports import events_overdue
 from ecfgrading.services.results.ingest import import_results
 from tests.services.results_text import results_file
 

@@ -18,6 +18,8 @@ from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.types import Category, Rate
 from ecfgrading.formats import GradeListRow, RateGrade, parse_grade_list
 from ecfgrading.formats.gradelist import HEADER
+from ecfgrading.lookups.exports import ExportError, export_list
+from ecfgrading.lookups.versions import published
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -26,8 +28,6 @@ from ecfgrading.registry.models import (
     ListVersion,
     Player,
 )
-from ecfgrading.services.lists.export import ExportError, export_list
-from ecfgrading.services.versions import published
 
 pytestmark = pytest.mark.django_db
 

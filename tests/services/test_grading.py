@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from ecfgrading.engine import Rate
+from ecfgrading.lookups.versions import VersionError
 from ecfgrading.registry.models import (
     Game,
     GradingList,
@@ -20,7 +21,6 @@ from ecfgrading.services.grading.assignments import assign_starting_grade
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import import_grade_list
 from ecfgrading.services.results.ingest import import_files, import_results
-from ecfgrading.services.versions import VersionError
 from tests.e2e.federation import Federation
 from tests.services.results_text import results_file
 

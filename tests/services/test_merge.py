@@ -7,12 +7,13 @@ from datetime import date
 import pytest
 
 from ecfgrading.engine import Rate
+from ecfgrading.lookups.explain import breakdowns
+from ecfgrading.lookups.records import Survivors
 from ecfgrading.registry.models import Club, ClubMembership, ListEntry, Player
 from ecfgrading.registry.numbering import resolve_code
 from ecfgrading.services.grading.compute import compute_version, publish_version
-from ecfgrading.services.grading.explain import breakdowns
 from ecfgrading.services.lists.imports import import_grade_list
-from ecfgrading.services.merge import MergeError, Survivors, merge_players
+from ecfgrading.services.merge import MergeError, merge_players
 from ecfgrading.services.results.ingest import import_files
 from tests.e2e.federation import Federation
 

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from ecfgrading.cli import main
 from ecfgrading.engine import Rate
+from ecfgrading.lookups.versions import VersionError
 from ecfgrading.registry.models import (
     GradingList,
     ListVersion,
@@ -21,7 +22,6 @@ from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import import_grade_list
 from ecfgrading.services.results.ingest import import_results
 from ecfgrading.services.results.queue import PendingError, resolve
-from ecfgrading.services.versions import VersionError
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db

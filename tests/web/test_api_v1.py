@@ -20,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine import GradingCode
+from ecfgrading.lookups.exports import export_list
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -31,7 +32,6 @@ from ecfgrading.registry.models import (
     Player,
     StoredGamePoints,
 )
-from ecfgrading.services.lists import export_list
 from ecfgrading.services.merge import merge_players
 
 pytestmark = pytest.mark.django_db

@@ -24,9 +24,9 @@ from django.urls import path
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine.types import Rate
+from ecfgrading.lookups.lists import current_lists
 from ecfgrading.registry.models import Player, Submission
 from ecfgrading.services.grading.compute import compute_version, publish_version
-from ecfgrading.services.public.lists import current_lists
 from ecfgrading.services.results.ingest import import_files
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import wants_json

@@ -24,6 +24,7 @@ from django.utils import timezone
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine import GradingCode
 from ecfgrading.engine.periods import ListId, season_of
+from ecfgrading.lookups import clubs as club_service
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -33,7 +34,6 @@ from ecfgrading.registry.models import (
     ListVersion,
     Player,
 )
-from ecfgrading.services.public import clubs as club_service
 from ecfgrading.web.memory import MEMORY
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,9 @@ from openpyxl import load_workbook
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine.types import Rate
+from ecfgrading.lookups import downloads
+from ecfgrading.lookups.exports import export_list
 from ecfgrading.registry.models import ListVersion
-from ecfgrading.services.lists import export_list
-from ecfgrading.services.public import downloads
 
 pytestmark = pytest.mark.django_db
 

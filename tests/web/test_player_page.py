@@ -1,6 +1,6 @@
 """/players/<code>/ through Django's test client: the demo federation for what any player
 shows (expected values read from the registry by plain queries), the hand-worked
-federation of tests/services/test_public_player.py for figures worked by hand."""
+federation of tests/lookups/test_player.py for figures worked by hand."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.lookups import provisional
 from ecfgrading.registry.models import Game, ListEntry, ListVersion, Player, StoredGamePoints
 from ecfgrading.services.merge import merge_players
-from ecfgrading.services.public import provisional
 from ecfgrading.services.results.view import shared_view
-from tests.services.test_public_player import imported, notional_history, run
+from tests.lookups.test_player import imported, notional_history, run
 
 pytestmark = pytest.mark.django_db
 
@@ -248,7 +248,7 @@ def test_the_query_count_does_not_grow_with_the_games_shown(
 
 # --- figures worked by hand -------------------------------------------------------------
 
-# tests/services/test_public_player.py's federation, clear of the demo's years and codes
+# tests/lookups/test_player.py's federation, clear of the demo's years and codes
 # (the demo federation may be on record: the package builds it once for all its tests).
 START, CODE = 2016, 900_000
 
@@ -266,7 +266,7 @@ def test_g27_a_grade_revised_since_august_is_marked_in_words(client: Client) -> 
     fed, notional = notional_history(START, CODE)
     last = f"{START + 2}-07"
     imported(fed.event(fed.against(notional, ["10"], 150, date(START + 2, 3, 1))))
-    run(last)  # august: 144 (tests/services/test_public_player.py)
+    run(last)  # august: 144 (tests/lookups/test_player.py)
     imported(fed.event(fed.against(notional, ["01"], 150, date(START + 2, 3, 2))))
     run(last)  # rev1: 143
     page = body(client.get(url(notional.ref)))

@@ -6,8 +6,8 @@ from typing import Any
 
 from django import forms
 
+from ecfgrading.engine.rateplay import TimeControlInput
 from ecfgrading.registry.models import Event
-from ecfgrading.services.officers import TimeControlInput
 
 TIME_FIELDS = (
     ("minutes_for_game", "Minutes for the game"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ecfgrading.engine.rules import ECF_2009, RuleSet
 from ecfgrading.engine.types import NotGraded, Rate
@@ -45,6 +45,39 @@ class TimeControl:
             parts.append(f"then {self.rest_minutes:g} min")
         text = ", ".join(parts) or "no time limit"
         return f"{text} + {self.increment_seconds:g} s/move" if self.increment_seconds else text
+
+
+@dataclass(frozen=True)
+class TimeControlInput:
+    """A time control as the results file's header gives it (one of its combinations), in
+    whole minutes and seconds: what an event records and an officer's form takes."""
+
+    minutes_for_game: int | None = None
+    moves_first_session: int | None = None
+    minutes_first_session: int | None = None
+    moves_second_session: int | None = None
+    minutes_second_session: int | None = None
+    minutes_rest_of_game: int | None = None
+    seconds_per_move: int | None = None
+
+    def as_engine(self) -> TimeControl:
+        sessions: list[Session] = []
+        if self.minutes_for_game:
+            sessions.append(Session(self.minutes_for_game))
+        if self.minutes_first_session:
+            sessions.append(Session(self.minutes_first_session, self.moves_first_session))
+        if self.minutes_second_session:
+            sessions.append(Session(self.minutes_second_session, self.moves_second_session))
+        return TimeControl(
+            tuple(sessions),
+            rest_minutes=float(self.minutes_rest_of_game or 0),
+            increment_seconds=float(self.seconds_per_move or 0),
+        )
+
+
+# The header's time-control fields, each named as results-file.md names it
+# ('minutes_for_game' is MINUTES FOR GAME): the event's columns too.
+CONTROL_FIELDS = tuple(f.name for f in fields(TimeControlInput))
 
 
 def rate_of_play(tc: TimeControl, rules: RuleSet = ECF_2009) -> Rate | NotGraded:

@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ecfgrading.engine.rateplay import TimeControlInput
 from ecfgrading.engine.types import ResultCode
 from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_model import (
@@ -33,7 +34,6 @@ from ecfgrading.formats.results_writer import write_results
 from ecfgrading.registry.models import AuditLog, DirectMember, ForeignResult
 from ecfgrading.services.errors import Conflict, NotFound, ServiceError
 from ecfgrading.services.mail import queue_mail
-from ecfgrading.services.officers import TimeControlInput
 from ecfgrading.services.results.feedback import Feedback
 from ecfgrading.services.results.ingest import ImportResult, check_results, import_results
 

@@ -15,8 +15,8 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from ecfgrading.lookups.paging import Page, bounds
 from ecfgrading.registry.models import Amendment, AuditLog, Event, Feedback, ListVersion, Player
-from ecfgrading.services.public.paging import Page, bounds
 
 PER_PAGE = 50
 BY = "the grading team"

@@ -20,9 +20,9 @@ from django.db import models
 from django.db.models import Q
 
 from ecfgrading.engine.codes import InvalidCode
+from ecfgrading.lookups.paging import Page, bounds
 from ecfgrading.registry.models import AuditLog, Event, Player, Submission
 from ecfgrading.registry.numbering import resolve_code
-from ecfgrading.services.public.paging import Page, bounds
 
 PER_PAGE = 50
 # An event's fields an entry shows before and after (an import or a registration).

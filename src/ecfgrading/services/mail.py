@@ -6,7 +6,8 @@ deliver); ``deliver_due`` is what the worker runs: it sends each message that is
 through Django's SMTP backend, as plain text with the HTML alternative when there is one.
 A message the server refuses or cannot take is tried again later, each wait twice the
 one before (``MAIL_RETRY_SECONDS``), and marked failed after ``MAIL_MAX_ATTEMPTS`` tries.
-Nothing here sends inside a web request.
+Nothing here sends inside a web request. Delivery is the worker's task (``deliver_mail``),
+which asks to be run again when a message is left to retry, at the time its retry is due.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import logging
 import smtplib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
+from django_tasks import task
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from ecfgrading.registry.models import OutboxMessage
 
@@ -60,8 +64,6 @@ def queue_mail(
 
 
 def _ask_worker() -> None:
-    from ecfgrading.services.mail_tasks import request_delivery
-
     request_delivery()
 
 
@@ -265,4 +267,35 @@ def _row(message: OutboxMessage) -> OutboxRow:
         next_attempt_at=message.next_attempt_at,
         sent_at=message.sent_at,
         has_html=bool(message.body_html),
+    )
+
+
+@task()
+def deliver_mail() -> dict[str, Any]:
+    """Send what is due; ask to run again when the earliest retry is due."""
+    done = deliver_due()
+    if done.next_attempt_at is not None:
+        request_delivery(at=done.next_attempt_at)
+    return {"sent": done.sent, "retrying": done.retrying, "failed": done.failed}
+
+
+def request_delivery(*, at: dt.datetime | None = None) -> bool:
+    """Enqueue a delivery run now (or at ``at``) unless one is already waiting that will
+    run by then. True when one was enqueued."""
+    if _waiting_run(deliver_mail.module_path, at):
+        return False
+    runner = (
+        deliver_mail if at is None or at <= timezone.now() else deliver_mail.using(run_after=at)
+    )
+    runner.enqueue()
+    return True
+
+
+def _waiting_run(task_path: str, at: dt.datetime | None) -> bool:
+    """A run of the task not yet started that will start by ``at`` (now if None)."""
+    by = at or timezone.now()
+    return (
+        DBTaskResult.objects.filter(status="READY", task_path=task_path)
+        .filter(Q(run_after=get_date_max()) | Q(run_after__lte=by))
+        .exists()
     )

@@ -18,13 +18,13 @@ from django.template.loader import render_to_string
 
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
+from ecfgrading.lookups.breakdown import DETAIL_COLUMNS, GameDetail, detail, opponents
 from ecfgrading.registry.models import AuditLog, DirectMember, Game, ListVersion, Player
 from ecfgrading.registry.models.choices import NotGradedReason
 from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.accounts import Role, create_user, has_role
 from ecfgrading.services.errors import Conflict, ErrorKind, NotFound, ServiceError
 from ecfgrading.services.mail import queue_mail
-from ecfgrading.services.public.breakdown import DETAIL_COLUMNS, GameDetail, detail, opponents
 
 Progress = Callable[[int, int, str], None]  # done, total, what
 

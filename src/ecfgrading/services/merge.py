@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from django.db import transaction
 
-from ecfgrading.engine.inputs import IntArray
-from ecfgrading.registry.merges import surviving_ids
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.changes import note_changed
@@ -55,22 +52,3 @@ def _fill_in(kept: Player, gone: Player) -> None:
         setattr(kept, name, getattr(gone, name))
     if changed:
         kept.save(update_fields=changed)
-
-
-class Survivors:
-    """Merged records (``merged_into``) and the surviving player each one counts for."""
-
-    def __init__(self) -> None:
-        self.final: dict[int, int] = surviving_ids(Player.merges())
-
-    def map(self, player_ids: IntArray) -> IntArray:
-        if not self.final:
-            return player_ids
-        return np.array([self.final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
-
-    def pick(self, values: dict[int, Any]) -> dict[int, Any]:
-        """One value per survivor: his own record's first, else an absorbed record's."""
-        chosen: dict[int, Any] = {}
-        for pid in sorted(values, key=lambda p: (p in self.final, p)):
-            chosen.setdefault(self.final.get(pid, pid), values[pid])
-        return chosen

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 
-from ecfgrading.engine.rateplay import Session, TimeControl, rate_of_play
+from ecfgrading.engine.rateplay import TimeControlInput, rate_of_play
 from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.problems import Problem
 from ecfgrading.registry.models import Event, Submission
@@ -49,33 +49,6 @@ class UploadRefused(ServiceError):
 def results_deadline(end: dt.date) -> dt.date:
     """The date results are due for an event ending on ``end``."""
     return end + dt.timedelta(days=RESULTS_DAYS)
-
-
-@dataclass(frozen=True)
-class TimeControlInput:
-    """A time control as the results file's header gives it (one of its combinations)."""
-
-    minutes_for_game: int | None = None
-    moves_first_session: int | None = None
-    minutes_first_session: int | None = None
-    moves_second_session: int | None = None
-    minutes_second_session: int | None = None
-    minutes_rest_of_game: int | None = None
-    seconds_per_move: int | None = None
-
-    def as_engine(self) -> TimeControl:
-        sessions: list[Session] = []
-        if self.minutes_for_game:
-            sessions.append(Session(self.minutes_for_game))
-        if self.minutes_first_session:
-            sessions.append(Session(self.minutes_first_session, self.moves_first_session))
-        if self.minutes_second_session:
-            sessions.append(Session(self.minutes_second_session, self.moves_second_session))
-        return TimeControl(
-            tuple(sessions),
-            rest_minutes=float(self.minutes_rest_of_game or 0),
-            increment_seconds=float(self.seconds_per_move or 0),
-        )
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 
-from ecfgrading.services.public.freshness import one_token
+from ecfgrading.lookups.freshness import one_token
 from ecfgrading.web.memory import KEPT, MARK, rebuilt, slot_of
 from ecfgrading.web.render import wants_json
 

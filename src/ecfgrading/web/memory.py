@@ -33,7 +33,7 @@ from django.http import (
     HttpResponseRedirect,
 )
 
-from ecfgrading.services.public.freshness import data_token
+from ecfgrading.lookups.freshness import data_token
 
 # Statuses a page is kept with, here and in the shared cache (web.caching): a page, a page
 # not found, and where a lookup sends (a code typed in the player lookup redirects to the

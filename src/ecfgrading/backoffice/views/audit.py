@@ -9,9 +9,9 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from ecfgrading.backoffice.access import role_required
+from ecfgrading.lookups.paging import page_number
 from ecfgrading.services.accounts import Role
 from ecfgrading.services.audit import AuditFilter, audit_entries
-from ecfgrading.services.public.paging import page_number
 
 
 @require_GET

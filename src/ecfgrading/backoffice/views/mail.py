@@ -46,7 +46,7 @@ def preview(request: HttpRequest) -> HttpResponse:
 @role_required(Role.TEAM)
 def send(request: HttpRequest) -> HttpResponse:
     """Ask the worker to deliver what is due."""
-    asked = mail_tasks.request_delivery()
+    asked = mail.request_delivery()
     messages.success(
         request,
         "The worker has been asked to send what is due."

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControl, TimeControlInput
 from ecfgrading.registry.models.choices import Colour, NotGradedReason, PlayRate, Result
 
 
@@ -73,6 +74,13 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
+
+    def time_control(self) -> TimeControl | None:
+        """The time control the event was registered or sent with (G2); None if not given."""
+        if not (self.minutes_for_game or self.minutes_first_session):
+            return None
+        given = {name: getattr(self, name) for name in CONTROL_FIELDS}
+        return TimeControlInput(**given).as_engine()
 
 
 class Submission(models.Model):

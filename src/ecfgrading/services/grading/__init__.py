@@ -9,9 +9,9 @@ Public surface:
 - ``assign_starting_grade(code, rate, valid_from=, grade= | fide=)``
 """
 
+from ecfgrading.lookups.explain import breakdowns, explain_entry
 from ecfgrading.services.grading.assignments import assign_starting_grade
 from ecfgrading.services.grading.compute import GradingRun, compute_version, publish_version
-from ecfgrading.services.grading.explain import breakdowns, explain_entry
 
 __all__ = [
     "GradingRun",

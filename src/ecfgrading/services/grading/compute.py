@@ -18,6 +18,10 @@ from ecfgrading.engine import ECF_2009, ListId, ListOutcome, Rate, RuleSet, comp
 from ecfgrading.engine.categories import CATEGORY_CODES
 from ecfgrading.engine.rules import rule_set
 from ecfgrading.engine.starting import SOURCE_CODES
+from ecfgrading.lookups import versions
+from ecfgrading.lookups.list_inputs import Loaded, load_inputs
+from ecfgrading.lookups.versions import VersionError
+from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
     AuditLog,
     GradingList,
@@ -27,13 +31,9 @@ from ecfgrading.registry.models import (
     StoredPeriodTotal,
     assert_version_editable,
 )
-from ecfgrading.services import versions
 from ecfgrading.services.amendments import carry_pending
-from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.errors import ErrorKind, user_input
-from ecfgrading.services.grading.inputs import Loaded, load_inputs
 from ecfgrading.services.locks import busy_as_error
-from ecfgrading.services.versions import VersionError
 
 
 @dataclass

@@ -7,7 +7,7 @@ Public surface:
 - ``export_list(list_id, rates=, version=, fmt=)`` -> bytes
 """
 
-from ecfgrading.services.lists.export import export_list
+from ecfgrading.lookups.exports import export_list
 from ecfgrading.services.lists.imports import ListImportResult, import_grade_list
 
 __all__ = ["ListImportResult", "export_list", "import_grade_list"]

@@ -26,6 +26,7 @@ from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category, Rate
 from ecfgrading.formats.gradelist import GradeListRow, RateGrade, read_grade_list_bytes
 from ecfgrading.formats.problems import Problem, Report
+from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.merges import surviving_records
 from ecfgrading.registry.models import (
     AuditLog,
@@ -38,7 +39,6 @@ from ecfgrading.registry.models import (
     PlayerAlias,
 )
 from ecfgrading.registry.numbering import note_codes_on_record
-from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock

@@ -19,7 +19,7 @@ from functools import lru_cache
 from django.db import connection, models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
-from ecfgrading.engine.rateplay import rate_of_play
+from ecfgrading.engine.rateplay import CONTROL_FIELDS, rate_of_play
 from ecfgrading.engine.types import Rate
 from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_model import EventDetails, GameResult, ResultsFile
@@ -36,18 +36,6 @@ _INTEGER_RANGES = BaseDatabaseOperations.integer_field_ranges
 # An officer an hour ahead of the server's clock may send a one-day event on its own day
 # while the server still sees the day before.
 FUTURE_SLACK = timedelta(days=1)
-
-# Event columns filled from the time control; the model names each as results-file.md
-# does ('minutes_for_game' is MINUTES FOR GAME).
-_TIME_CONTROL_COLUMNS = (
-    "minutes_for_game",
-    "moves_first_session",
-    "minutes_first_session",
-    "moves_second_session",
-    "minutes_second_session",
-    "minutes_rest_of_game",
-    "seconds_per_move",
-)
 
 
 def registry_problems(
@@ -108,7 +96,7 @@ def _event_numbers(event: EventDetails) -> list[tuple[str, models.Field, int | N
     if event.time_control is not None:
         stored = Event()
         store_time_control(stored, event.time_control)  # rounded as the writer stores them
-        for name in _TIME_CONTROL_COLUMNS:
+        for name in CONTROL_FIELDS:
             label = name.upper().replace("_", " ")
             numbers.append((label, _column(Event, name), getattr(stored, name)))
     return numbers

@@ -39,9 +39,9 @@ from ecfgrading.matching.identify import (
     RecordIndex,
     identify,
 )
+from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
-from ecfgrading.services.bulk import IN_CHUNK
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width

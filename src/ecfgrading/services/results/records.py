@@ -12,10 +12,10 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model, QuerySet
 
+from ecfgrading.lookups.records import Survivors
 from ecfgrading.matching.identify import PlayerRecord, RecordIndex
+from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.models import Club, ClubMembership, Player, PlayerAlias
-from ecfgrading.services.bulk import IN_CHUNK
-from ecfgrading.services.merge import Survivors
 
 _FIELDS = ("id", "code", "surname", "forenames", "date_of_birth")
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
+from ecfgrading.registry.bulk import IN_CHUNK, update_rows
 from ecfgrading.registry.models import Club, ClubMembership, County, Player
-from ecfgrading.services.bulk import IN_CHUNK, update_rows
 from ecfgrading.services.changes import Changes
 from ecfgrading.services.results.records import Reloaded
 

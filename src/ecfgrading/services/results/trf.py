@@ -15,16 +15,6 @@ from ecfgrading.formats.trf import TrfEvent, read_trf_bytes
 from ecfgrading.matching.names import names_agree, parse_name
 from ecfgrading.registry.models import Event, Player, Submission
 
-_CONTROL_FIELDS = (
-    "minutes_for_game",
-    "moves_first_session",
-    "minutes_first_session",
-    "moves_second_session",
-    "minutes_second_session",
-    "minutes_rest_of_game",
-    "seconds_per_move",
-)
-
 
 def read_trf(data: bytes, event_code: str) -> Reading:
     """The TRF read for the event ``event_code``; without one, a report that asks for it
@@ -72,9 +62,4 @@ def trf_event(code: str) -> TrfEvent:
 
 def _registered_control(event: Event | None) -> TimeControl | None:
     """The time control the event was registered with (G2), as the officer's form took it."""
-    if event is None or not (event.minutes_for_game or event.minutes_first_session):
-        return None
-    from ecfgrading.services.officers import TimeControlInput  # officers imports ingest
-
-    values = {name: getattr(event, name) for name in _CONTROL_FIELDS}
-    return TimeControlInput(**values).as_engine()
+    return None if event is None else event.time_control()

@@ -20,6 +20,7 @@ from ecfgrading.formats.results_model import (
     ResultsFile,
 )
 from ecfgrading.matching.identify import Decision, DecisionKind, PlayerRecord
+from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
     AuditLog,
     Club,
@@ -32,7 +33,6 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
 from ecfgrading.services.audit import EVENT_FIELDS, changed, snapshot
-from ecfgrading.services.bulk import insert_rows
 from ecfgrading.services.changes import Mark, note_changed
 from ecfgrading.services.people import PlayerDetails, width
 from ecfgrading.services.results.feedback import (

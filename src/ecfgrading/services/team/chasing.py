@@ -11,10 +11,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Max
 
+from ecfgrading.lookups.reports import OverdueEvent, events_overdue
 from ecfgrading.registry.models import AuditLog, ChaseRecord, Event
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.mail import queue_mail
-from ecfgrading.services.reports import OverdueEvent, events_overdue
 
 RECORDS_SHOWN = 50
 

@@ -17,13 +17,13 @@ from django.db.models import Q
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.engine.types import ResultCode
+from ecfgrading.lookups.profiles import Profile, profiles
 from ecfgrading.registry.models import Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import player_on_record, resolve_code
 from ecfgrading.services.amendments import record_amendment
 from ecfgrading.services.errors import ErrorKind
 from ecfgrading.services.merge import MergeError, merge_players
 from ecfgrading.services.results.queue import OpenCase, PendingError, open_case_list, resolve
-from ecfgrading.services.team.profiles import Profile, profiles
 
 
 class CaseNotFound(PendingError):

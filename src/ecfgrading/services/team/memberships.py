@@ -9,12 +9,12 @@ from typing import Any
 
 from django.db import transaction
 
+from ecfgrading.lookups.profiles import Profile, profiles
 from ecfgrading.registry.models import AuditLog, ClubMembership
 from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
-from ecfgrading.services.team.profiles import Profile, profiles
 
 
 @dataclass(frozen=True)

@@ -15,17 +15,8 @@ from typing import Any
 from django.db.models import Q
 
 from ecfgrading.engine import ListId, Rate
-from ecfgrading.registry.models import (
-    Amendment,
-    GradingList,
-    ListEntry,
-    ListVersion,
-    StartingGradeAssignment,
-)
-from ecfgrading.services import versions
-from ecfgrading.services.errors import user_input
-from ecfgrading.services.grading.compute import GradingRun, compute_version, publish_version
-from ecfgrading.services.reports import (
+from ecfgrading.lookups import versions
+from ecfgrading.lookups.reports import (
     AttentionReport,
     IntegrityReport,
     JumpsReport,
@@ -35,8 +26,17 @@ from ecfgrading.services.reports import (
     large_jumps,
     unanchored_and_zero,
 )
-from ecfgrading.services.reports.common import code_text, full_name
-from ecfgrading.services.versions import VersionError
+from ecfgrading.lookups.reports.common import code_text, full_name
+from ecfgrading.lookups.versions import VersionError
+from ecfgrading.registry.models import (
+    Amendment,
+    GradingList,
+    ListEntry,
+    ListVersion,
+    StartingGradeAssignment,
+)
+from ecfgrading.services.errors import user_input
+from ecfgrading.services.grading.compute import GradingRun, compute_version, publish_version
 
 ROWS_SHOWN = 100  # the largest changes first; the full list is in the version's export
 

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal
 from ninja import Field, Schema
 from pydantic import BeforeValidator
 
-from ecfgrading.services.public.clubs import club_key
-from ecfgrading.services.public.events import season_label
+from ecfgrading.lookups.clubs import club_key
+from ecfgrading.lookups.events import season_label
 
 RateName = Literal["standard", "rapid"]
 

@@ -28,11 +28,10 @@ from ninja import NinjaAPI, Path, Query
 from ninja.errors import ValidationError
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.services.errors import ErrorKind, ServiceError
-from ecfgrading.services.public import downloads
-from ecfgrading.services.public.api_conversions import Conversions, conversions
-from ecfgrading.services.public.api_lists import ENTRIES_PER_PAGE, ListPage, list_page
-from ecfgrading.services.public.api_players import (
+from ecfgrading.lookups import downloads
+from ecfgrading.lookups.api_conversions import Conversions, conversions
+from ecfgrading.lookups.api_lists import ENTRIES_PER_PAGE, ListPage, list_page
+from ecfgrading.lookups.api_players import (
     PlayerGames,
     PlayerHistory,
     PlayerSummary,
@@ -40,7 +39,7 @@ from ecfgrading.services.public.api_players import (
     player_history,
     player_summary,
 )
-from ecfgrading.services.public.clubs import (
+from ecfgrading.lookups.clubs import (
     MEMBERS_PER_PAGE,
     ClubSearch,
     MemberList,
@@ -50,7 +49,7 @@ from ecfgrading.services.public.clubs import (
     find_clubs,
     find_county,
 )
-from ecfgrading.services.public.events import (
+from ecfgrading.lookups.events import (
     EventDetail,
     EventSort,
     EventsReceived,
@@ -58,11 +57,12 @@ from ecfgrading.services.public.events import (
     events_received,
     find_event,
 )
-from ecfgrading.services.public.lists import current_lists
-from ecfgrading.services.public.members import Sort
-from ecfgrading.services.public.paging import MAX_PER_PAGE, PER_PAGE
-from ecfgrading.services.public.player import locate
-from ecfgrading.services.public.search import MAX_QUERY, PlayerSearch, search_players
+from ecfgrading.lookups.lists import current_lists
+from ecfgrading.lookups.members import Sort
+from ecfgrading.lookups.paging import MAX_PER_PAGE, PER_PAGE
+from ecfgrading.lookups.player import locate
+from ecfgrading.lookups.search import MAX_QUERY, PlayerSearch, search_players
+from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.web.api import schemas as out
 from ecfgrading.web.api.v1_docs import SelfHostedDocs
 from ecfgrading.web.caching import cached_page

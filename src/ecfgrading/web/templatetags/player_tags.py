@@ -23,8 +23,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
-from ecfgrading.services.public.breakdown import GameRow
-from ecfgrading.services.public.history import HistoryPoint, HistoryRow
+from ecfgrading.lookups.breakdown import GameRow
+from ecfgrading.lookups.history import HistoryPoint, HistoryRow
 from ecfgrading.web.templatetags.grading import british
 
 register = template.Library()

@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from ecfgrading.services.public.clubs import (
+from ecfgrading.lookups.clubs import (
     ClubMatch,
     ClubNotFound,
     MemberList,
@@ -18,9 +18,9 @@ from ecfgrading.services.public.clubs import (
     county_members,
     find_clubs,
 )
-from ecfgrading.services.public.events import season_label
-from ecfgrading.services.public.members import Sort
-from ecfgrading.services.public.paging import page_number
+from ecfgrading.lookups.events import season_label
+from ecfgrading.lookups.members import Sort
+from ecfgrading.lookups.paging import page_number
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import plain, respond
 

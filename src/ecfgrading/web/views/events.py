@@ -7,14 +7,14 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.public.events import (
+from ecfgrading.lookups.events import (
     EventSort,
     event_detail,
     events_received,
     find_event,
 )
-from ecfgrading.services.public.paging import page_number
+from ecfgrading.lookups.paging import page_number
+from ecfgrading.services.errors import ServiceError
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
 from ecfgrading.web.views.clubs import players_url

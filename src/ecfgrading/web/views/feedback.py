@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django_ratelimit.core import get_usage
 
 from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.public.feedback import (
+from ecfgrading.services.feedback import (
     KINDS,
     MAX_LENGTHS,
     FeedbackError,

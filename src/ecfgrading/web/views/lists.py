@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
+from ecfgrading.lookups import downloads
+from ecfgrading.lookups.guide import conversion_table
+from ecfgrading.lookups.lists import CurrentList, VersionInfo
 from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.public import downloads
-from ecfgrading.services.public.guide import conversion_table
-from ecfgrading.services.public.lists import CurrentList, VersionInfo
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
 

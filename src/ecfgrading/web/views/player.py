@@ -16,7 +16,7 @@ from django.http import (
 )
 from django.urls import reverse
 
-from ecfgrading.services.public.player import PlayerNotFound, locate, player_page
+from ecfgrading.lookups.player import PlayerNotFound, locate, player_page
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
 

@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.http import urlencode
 
-from ecfgrading.services.public.paging import page_number
-from ecfgrading.services.public.search import PlayerSearch, search_players
+from ecfgrading.lookups.paging import page_number
+from ecfgrading.lookups.search import PlayerSearch, search_players
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import plain, respond, wants_json
 

@@ -29,8 +29,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 
+from ecfgrading.lookups.freshness import data_token
 from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.public.freshness import data_token
 from ecfgrading.web.api.compat import meter
 
 JSON = "application/json"

@@ -11,8 +11,8 @@ from typing import Any
 from django.utils import timezone
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.services.public import ratings
-from ecfgrading.services.public.ratings import RatingRow, RatingsError
+from ecfgrading.lookups import ratings
+from ecfgrading.lookups.ratings import RatingRow, RatingsError
 from ecfgrading.web.api.compat import shapes
 
 

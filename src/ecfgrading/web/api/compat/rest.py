@@ -15,9 +15,9 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from ecfgrading.lookups import ratings, ratings_players
+from ecfgrading.lookups.ratings import RatingsError
 from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.public import ratings, ratings_players
-from ecfgrading.services.public.ratings import RatingsError
 from ecfgrading.web.api.compat import answers, payloads, shapes
 
 

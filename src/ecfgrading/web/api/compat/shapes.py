@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.services.public.ratings import (
+from ecfgrading.lookups.ratings import (
     Club,
     ClubEntry,
     GameLine,
@@ -27,7 +27,7 @@ from ecfgrading.services.public.ratings import (
     RatingRow,
     RatingsError,
 )
-from ecfgrading.services.public.ratings_players import PlayerInfo
+from ecfgrading.lookups.ratings_players import PlayerInfo
 
 # Every JSON body of the v2 shapes carries these.
 META_KEYS = (

@@ -20,8 +20,8 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from ecfgrading.lookups import ratings, ratings_players
 from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.public import ratings, ratings_players
 from ecfgrading.web.api.compat import answers, payloads, shapes
 
 Handler = Callable[..., dict[str, Any]]

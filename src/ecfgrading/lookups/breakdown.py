@@ -1,0 +1,427 @@
+"""How a grade was calculated (rules, section 10), as plain values a page can show.
+
+The figures are the engine's: an ``Explanation`` (``engine.explain``) of a published
+entry (``services.grading.explain.explain_entry``) or of a provisional one
+(``provisional``), turned into rows with what a reader needs beside them: the event, the
+opponent's name and code, the colour. Nothing here applies a grading rule; it adds up
+what the engine's explanation lists, in the order section 10 gives: starting grade,
+games and points, games brought forward, the mean, the junior bonus, the floor,
+rounding and the category.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.explain import Explanation, Forward, GameLine
+from ecfgrading.engine.outcome import Entry
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.rules import CategoryRule, RuleSet
+from ecfgrading.engine.types import Category, Rate, ResultCode, StartSource
+from ecfgrading.lookups.lists import list_label
+from ecfgrading.registry.models import Game, Player
+
+_COLOURS = {"W": "white", "B": "black"}
+# The columns of a game ``detail`` reads, in its order.
+DETAIL_COLUMNS = (
+    "id",
+    "game_date",
+    "event__code",
+    "event__name",
+    "rate",
+    "player1_id",
+    "player2_id",
+    "colour",
+    "result",
+)
+_OTHER = {"white": "black", "black": "white", "": ""}
+
+
+@dataclass(frozen=True)
+class Opponent:
+    code: str
+    name: str  # Surname, Forenames
+
+
+@dataclass(frozen=True)
+class GameDetail:
+    """What the registry records about a game besides its points: one query for all."""
+
+    id: int
+    date: date
+    event_code: str
+    event_name: str
+    rate: str
+    sides: tuple[int | None, int | None]  # surviving player ids; None: being identified
+    colour1: str  # player 1's colour: white, black or '' (not given)
+    score1: float  # player 1's score
+
+    def side_of(self, player_id: int) -> int:
+        return 0 if self.sides[0] == player_id else 1
+
+    def opponent_of(self, player_id: int) -> int | None:
+        return self.sides[1 - self.side_of(player_id)]
+
+    def colour_of(self, player_id: int) -> str:
+        return self.colour1 if self.side_of(player_id) == 0 else _OTHER[self.colour1]
+
+    def score_of(self, player_id: int) -> float:
+        return self.score1 if self.side_of(player_id) == 0 else 1.0 - self.score1
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game from the player's side, with the points it scored (G12)."""
+
+    game_id: int
+    date: date | None
+    event_code: str
+    event_name: str
+    opponent: Opponent | None  # None: the opponent is still being identified
+    colour: str  # white, black, or '' where the results file did not say
+    score: float  # 1 win, 0.5 draw, 0 loss
+    opponent_start: float | None  # the opponent's starting grade (G13); None: not known
+    counted_as: float | None  # after the 40-point rule (G12)
+    points: float | None  # None: not graded in the list shown
+    counted: bool  # in the total (an X grade counts its H0 games only, G16)
+
+    @property
+    def result(self) -> str:
+        return {1.0: "win", 0.5: "draw", 0.0: "loss"}[self.score]
+
+
+@dataclass(frozen=True)
+class BroughtForward:
+    """Games of an earlier period counted towards the target (G14 notional, G15 actual)."""
+
+    period: int  # 1 or 2
+    start: date
+    end: date
+    games: int
+    average: float | None  # standard: each notional game is worth the period's average
+    points: float
+    stored: tuple[GameRow, ...]  # rapid: the actual games, most recent first
+
+
+@dataclass(frozen=True)
+class CategoryReason:
+    """Why the grade has its category: the counts against the first row that fits (G23)."""
+
+    category: str  # '' when no row fits (ungraded)
+    junior: bool
+    x_grade: bool
+    games_latest: int
+    games_two: int  # latest two seasons (n0 + n1)
+    games_three: int  # latest three seasons (n0 + n1 + n2)
+    h0_games: int  # rapid: games in the latest half-year
+    x_min_games: int  # G16
+    rule: CategoryRule | None
+
+    @property
+    def text(self) -> str:
+        """The counts against the row that fits, in words."""
+        table = "junior" if self.junior else "adult"
+        if self.x_grade:
+            return (
+                f"{self.h0_games} rapid games in the latest half-year, {self.x_min_games} or "
+                "more: category X, and the grade counts those games only (G16)"
+            )
+        if self.rule is None:
+            return (
+                f"{self.games_latest} games in the latest season, {self.games_two} in the "
+                f"latest two and {self.games_three} in the latest three fit no row of the "
+                f"{table} table: the grade is not published (ungraded, G23)"
+            )
+        return f"{', '.join(self._tests(self.rule))}: the first row of the {table} table to fit"
+
+    def _tests(self, rule: CategoryRule) -> list[str]:
+        found = []
+        for least, have, span in (
+            (rule.min_n0, self.games_latest, "the latest season"),
+            (rule.min_n01, self.games_two, "the latest two seasons"),
+            (rule.min_n012, self.games_three, "the latest three seasons"),
+        ):
+            if least:
+                found.append(f"{have} games in {span} (at least {least})")
+        return found
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """Section 10 for one grade, adding up to its figure."""
+
+    list_id: str
+    rate: Rate
+    version: str  # initial, august, revN; 'provisional' for the next list
+    start: date  # the list's latest period P0
+    end: date
+    h0_start: date  # rapid X grades count the half-year H0 only (G16)
+    start_grade: float
+    start_source: str  # previous, other-rate, assigned, estimated
+    start_list: str  # the list a previous or other-rate starting grade comes from
+    unanchored: bool  # G11
+    games: tuple[GameRow, ...]  # P0, by date
+    latest_points: float  # of the P0 games counted
+    latest_games: int
+    forward: tuple[BroughtForward, ...]
+    points_total: float
+    games_counted: int
+    calculated: float  # points_total / games_counted, before the bonus
+    junior_age: int | None
+    bonus: float  # G20
+    floored: bool  # G21: a negative result is published as 0
+    unrounded: float
+    grade: int  # G22
+    reason: CategoryReason
+    target: int  # G14, G18: games a grade is based on when history allows
+    cap: float  # G12: the 40-point rule
+    margin: float  # G12: plus or minus 50 for a win or a loss
+
+    @property
+    def label(self) -> str:
+        return list_label(self.list_id)
+
+    @property
+    def x_grade(self) -> bool:
+        return self.reason.x_grade
+
+    @property
+    def counted_games(self) -> tuple[GameRow, ...]:
+        return tuple(g for g in self.games if g.counted)
+
+    @property
+    def other_games(self) -> tuple[GameRow, ...]:
+        """P0 games an X grade leaves out: those before the half-year (G16)."""
+        return tuple(g for g in self.games if not g.counted)
+
+    @property
+    def start_words(self) -> str:
+        """Where the starting grade came from (G4..G11), in words."""
+        rate, source = self.rate.value, StartSource(self.start_source)
+        if source is StartSource.PREVIOUS:
+            return f"his grade in the {list_label(self.start_list)} {rate} list (G4)"
+        if source is StartSource.OTHER_RATE:
+            other = self.rate.other.value
+            return f"his {other} grade in the {list_label(self.start_list)} list (G5)"
+        if source is StartSource.ASSIGNED:
+            return "assigned by the grading team (G6)"
+        why = (
+            "juniors are estimated afresh for every list"
+            if self.junior_age is not None
+            else "he had no grade to start from"
+        )
+        words = f"estimated from his games, as {why} (G7-G9)"
+        if self.unanchored:
+            words += "; his games reach no graded player, so it is unanchored (G11)"
+        return words
+
+
+def game_details(ids: Iterable[int], final: Mapping[int, int]) -> dict[int, GameDetail]:
+    """Games by id with their events (one query); sides as the surviving records."""
+    rows = Game.objects.filter(id__in=set(ids)).values_list(*DETAIL_COLUMNS)
+    return {row[0]: detail(row, final) for row in rows}
+
+
+def detail(row: tuple[object, ...], final: Mapping[int, int]) -> GameDetail:
+    """A ``GameDetail`` from a row of ``game_details``' columns."""
+    gid, day, code, name, rate, one, two, colour, result = row
+    sides = tuple(None if p is None else final.get(p, p) for p in (one, two))  # type: ignore[call-overload]
+    return GameDetail(
+        id=gid,  # type: ignore[arg-type]
+        date=day,  # type: ignore[arg-type]
+        event_code=str(code),
+        event_name=str(name),
+        rate=str(rate),
+        sides=sides,  # type: ignore[arg-type]
+        colour1=_COLOURS.get(str(colour), ""),
+        score1=ResultCode.from_text(str(result)).score1,
+    )
+
+
+def opponents(ids: Iterable[int | None]) -> dict[int, Opponent]:
+    """Names and codes of the players given (one query)."""
+    rows = Player.objects.filter(id__in={i for i in ids if i is not None}).values_list(
+        "id", "code", "surname", "forenames"
+    )
+    return {
+        pk: Opponent(str(GradingCode(code)), f"{surname}, {forenames}" if forenames else surname)
+        for pk, code, surname, forenames in rows
+    }
+
+
+def wanted_games(explanations: Iterable[Explanation | None]) -> set[int]:
+    """The game ids an explanation shows: its P0 games and rapid games brought forward."""
+    ids: set[int] = set()
+    for expl in explanations:
+        if expl is not None:
+            ids.update(line.game_id for line in expl.games)
+            ids.update(s.game_id for f in expl.forward for s in f.stored_games)
+    return ids
+
+
+def wanted_players(
+    player_id: int, explanations: Iterable[Explanation | None], details: Iterable[GameDetail]
+) -> set[int | None]:
+    lines = {line.opponent_id for e in explanations if e is not None for line in e.games}
+    return lines | {d.opponent_of(player_id) for d in details}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What turns an explanation's ids into rows: the registry's details, one query each."""
+
+    player_id: int
+    details: Mapping[int, GameDetail]
+    names: Mapping[int, Opponent]
+    rules: RuleSet
+
+
+def breakdown(expl: Explanation, version: str, context: Context) -> Breakdown:
+    """The explanation as a page shows it; every figure is the engine's."""
+    entry, lid = expl.entry, ListId.parse(expl.list_id)
+    games = tuple(_line_row(line, expl.x_grade, context) for line in expl.games)
+    counted = [g for g in games if g.counted]
+    return Breakdown(
+        list_id=expl.list_id,
+        rate=expl.rate,
+        version=version,
+        start=lid.p0().start,
+        end=lid.p0().end,
+        h0_start=lid.h0().start,
+        start_grade=entry.start_grade,
+        start_source=entry.start_source.value,
+        start_list=_start_list(lid, expl.rate, entry.start_source),
+        unanchored=expl.unanchored,
+        games=games,
+        latest_points=sum(g.points or 0.0 for g in counted),
+        latest_games=len(counted),
+        forward=tuple(_forward(lid, f, context) for f in expl.forward),
+        points_total=expl.points_total,
+        games_counted=entry.games_counted,
+        calculated=entry.calculated,
+        junior_age=entry.junior_age,
+        bonus=entry.bonus,
+        floored=entry.calculated + entry.bonus < context.rules.floor,
+        unrounded=entry.unrounded,
+        grade=entry.grade,
+        reason=category_reason(entry, expl.x_grade, _h0(expl), context.rules),
+        target=context.rules.target(entry.junior_age is not None),
+        cap=context.rules.cap,
+        margin=context.rules.result_margin,
+    )
+
+
+def _h0(expl: Explanation) -> int:
+    return sum(1 for line in expl.games if line.in_h0)
+
+
+def _start_list(lid: ListId, rate: Rate, source: StartSource) -> str:
+    if source is StartSource.PREVIOUS:
+        return str(lid.previous_same_rate(rate))
+    if source is StartSource.OTHER_RATE:
+        return str(lid.previous_other_rate(rate))
+    return ""
+
+
+def _line_row(line: GameLine, x_grade: bool, context: Context) -> GameRow:
+    found = context.details.get(line.game_id)
+    return GameRow(
+        game_id=line.game_id,
+        date=line.date,
+        event_code=found.event_code if found else "",
+        event_name=found.event_name if found else "",
+        opponent=context.names.get(line.opponent_id),
+        colour=found.colour_of(context.player_id) if found else "",
+        score=line.score,
+        opponent_start=_known(line.opponent_start),
+        counted_as=_known(line.counted_as),
+        points=line.points,
+        counted=line.in_h0 or not x_grade,
+    )
+
+
+def _forward(lid: ListId, part: Forward, context: Context) -> BroughtForward:
+    period = lid.period(part.period)
+    stored = sorted(part.stored_games, key=lambda s: (s.date or date.min, s.game_id), reverse=True)
+    return BroughtForward(
+        period=part.period,
+        start=period.start,
+        end=period.end,
+        games=part.games,
+        average=part.average,
+        points=part.points,
+        stored=tuple(
+            received_row(context.details[s.game_id], context, points=s.points)
+            for s in stored
+            if s.game_id in context.details
+        ),
+    )
+
+
+def received_row(
+    found: GameDetail,
+    context: Context,
+    *,
+    line: GameLine | None = None,
+    points: float | None = None,
+) -> GameRow:
+    """A game from the registry, with the points a list gave it (``line``) if any."""
+    opponent = found.opponent_of(context.player_id)
+    return GameRow(
+        game_id=found.id,
+        date=found.date,
+        event_code=found.event_code,
+        event_name=found.event_name,
+        opponent=None if opponent is None else context.names.get(opponent),
+        colour=found.colour_of(context.player_id),
+        score=found.score_of(context.player_id),
+        opponent_start=_known(line.opponent_start) if line else None,
+        counted_as=_known(line.counted_as) if line else None,
+        points=line.points if line else points,
+        counted=line is not None or points is not None,
+    )
+
+
+def category_reason(entry: Entry, x_grade: bool, h0: int, rules: RuleSet) -> CategoryReason:
+    """The counts the category was decided on, and the row of the table that fits (G23)."""
+    junior = entry.junior_age is not None
+    table = rules.junior_categories if junior else rules.adult_categories
+    rule = next((row for row in table if row.category == entry.category.value), None)
+    n0 = entry.games_latest
+    return CategoryReason(
+        category=entry.category.value,
+        junior=junior,
+        x_grade=x_grade or entry.category is Category.X,
+        games_latest=n0,
+        games_two=n0 + entry.n1,
+        games_three=n0 + entry.n1 + entry.n2,
+        h0_games=h0,
+        x_min_games=rules.x_min_games,
+        rule=rule,
+    )
+
+
+def _known(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def short_words(category: str, junior: bool, rules: RuleSet) -> str:
+    """A category in a few words beside its letter: 'B: 30 games over two seasons'.
+
+    Written from the row of the table (G16, G23), so the words follow the rule set.
+    """
+    if category == Category.X.value:
+        return f"{rules.x_min_games} rapid games in the latest half-season"
+    table = rules.junior_categories if junior else rules.adult_categories
+    row = next((r for r in table if r.category == category), None)
+    if row is None:
+        return "ungraded: too few games for any category"
+    if row.min_n012:
+        return f"{row.min_n012} games over three seasons"
+    if row.min_n01:
+        return f"{row.min_n01} games over two seasons"
+    return f"{row.min_n0} games in the latest season"

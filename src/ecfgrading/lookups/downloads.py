@@ -1,0 +1,238 @@
+"""Published lists as files: their names, which versions they hold, their bytes (G26, G27).
+
+One grammar names every file, so a link on a page, a bookmark and a program's request
+all mean the same thing::
+
+    grades201207.csv                  the seeds' list file: every rate of July 2012, each
+                                      at its current (latest published) version
+    grades201207-standard.xlsx        one rate, at its current version
+    grades201207-august.json          every rate at the august version
+    grades201207-rapid-initial.csv    one rate, one version: a published version's file
+
+The format is the file's extension: ``csv`` (the 20-column layout), ``json``, ``xlsx``.
+Bytes come from ``services.lists.export_list`` and are kept in the shared cache, keyed by
+the versions they hold and the data token: a published version's entries never change,
+but names and clubs in its file are read from the registry, so a correction made since
+gives a new file rather than a stale one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Rate
+from ecfgrading.errors import NotFound
+from ecfgrading.lookups.exports import FORMATS, export_list
+from ecfgrading.lookups.freshness import data_token
+from ecfgrading.lookups.lists import (
+    CurrentList,
+    VersionInfo,
+    list_label,
+    lists_by_rate,
+    published_versions,
+)
+
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+_NAME = re.compile(
+    r"^grades(?P<year>\d{4})(?P<month>01|07)(?:-(?P<rate>standard|rapid))?"
+    r"(?:-(?P<version>initial|august|rev[1-9]\d*))?\.(?P<fmt>csv|json|xlsx)$"
+)
+EXAMPLE_NAMES = "grades201207.csv, grades201207-standard-august.xlsx or grades201201.json"
+# An export of the national list takes seconds: one app server makes it while the others
+# wait for it this long, polling the cache, before making it themselves.
+_WAIT_SECONDS = 30.0
+_POLL_SECONDS = 0.1
+
+
+@dataclass(frozen=True)
+class ListFile:
+    """A file of a published list, as named by its file name."""
+
+    list_id: str  # 2012-07
+    rate: Rate | None  # None: every rate of the list
+    version: str | None  # None: each rate's current version
+    fmt: str  # csv, json or xlsx
+
+    @property
+    def filename(self) -> str:
+        parts = [f"grades{self.list_id.replace('-', '')}"]
+        parts += [part for part in (self.rate and self.rate.value, self.version) if part]
+        return f"{'-'.join(parts)}.{self.fmt}"
+
+    @property
+    def content_type(self) -> str:
+        return CONTENT_TYPES[self.fmt]
+
+
+@dataclass(frozen=True)
+class ResolvedFile:
+    """A list file with the published versions it holds, one per rate."""
+
+    file: ListFile
+    versions: tuple[VersionInfo, ...]
+    token: str  # freshness.data_token() when resolved
+
+    @property
+    def fixed(self) -> bool:
+        """Named by its version: it will hold the same versions whatever is published."""
+        return self.file.version is not None
+
+    @property
+    def tag(self) -> str:
+        """Changes whenever the bytes may: the versions held, the format, the data token."""
+        ids = "-".join(str(v.id) for v in self.versions)
+        text = f"{self.file.fmt}|{ids}|{self.token}"
+        return hashlib.sha1(text.encode()).hexdigest()[:24]
+
+
+def parse_filename(name: str) -> ListFile:
+    """The file a name asks for; NotFound saying what names look like otherwise."""
+    match = _NAME.match(name)
+    if match is None:
+        raise NotFound(f"expected a list file name such as {EXAMPLE_NAMES}, got {name!r}")
+    rate = match["rate"]
+    return ListFile(
+        list_id=f"{match['year']}-{match['month']}",
+        rate=Rate(rate) if rate else None,
+        version=match["version"],
+        fmt=match["fmt"],
+    )
+
+
+def resolve(file: ListFile, found: Sequence[VersionInfo] | None = None) -> ResolvedFile:
+    """The published versions the file holds; NotFound when the list, the rate or the
+    version named was never published."""
+    every = published_versions() if found is None else found
+    of_list = [v for v in every if v.list_id == file.list_id]
+    rates = [file.rate] if file.rate else list(dict.fromkeys(v.rate for v in of_list))
+    chosen = tuple(_version(file, rate, of_list) for rate in rates)
+    if not chosen:
+        raise NotFound(f"no list {list_label(file.list_id)} has been published")
+    return ResolvedFile(file, chosen, data_token())
+
+
+def _version(file: ListFile, rate: Rate, found: Sequence[VersionInfo]) -> VersionInfo:
+    versions = [v for v in found if v.rate is rate]  # in version order (G26)
+    if file.version is not None:
+        versions = [v for v in versions if v.name == file.version]
+    if not versions:
+        named = f" {file.version}" if file.version else ""
+        label = list_label(file.list_id)
+        raise NotFound(f"the {label} {rate.value} list has no published{named} version")
+    return versions[-1]
+
+
+def file_bytes(resolved: ResolvedFile) -> bytes:
+    """The file's bytes from the shared cache, made once by whichever server asks first
+    while the others wait for it (an export of the national list takes seconds)."""
+    key = f"listfile:{resolved.tag}"
+    body: bytes | None = cache.get(key)
+    if body is not None:
+        return body
+    making = f"{key}:making"
+    if not cache.add(making, 1, timeout=int(_WAIT_SECONDS) * 2):
+        body = _wait_for(key, making)
+        if body is not None:
+            return body
+    try:
+        body = _export(resolved)
+        cache.set(key, body)
+    finally:
+        cache.delete(making)
+    return body
+
+
+def _wait_for(key: str, making: str) -> bytes | None:
+    """The bytes another server is making; None if it gave up or takes too long."""
+    deadline = time.monotonic() + _WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(_POLL_SECONDS)
+        body: bytes | None = cache.get(key)
+        if body is not None or cache.get(making) is None:
+            return body
+    return None
+
+
+def _export(resolved: ResolvedFile) -> bytes:
+    file = resolved.file
+    rates = [version.rate for version in resolved.versions]
+    return export_list(file.list_id, rates=rates, version=file.version, fmt=file.fmt)
+
+
+# What the pages offer ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileLink:
+    fmt: str
+    filename: str
+
+
+@dataclass(frozen=True)
+class VersionFiles:
+    """One published version of one rate with its files."""
+
+    version: VersionInfo
+    current: bool  # the latest published version of its list and rate (G26)
+    files: tuple[FileLink, ...]
+
+
+@dataclass(frozen=True)
+class ListFiles:
+    """One list (July 2012), its versions of every rate, and the whole list's files."""
+
+    list_id: str
+    label: str  # July 2012
+    whole: tuple[FileLink, ...]  # every rate at its current version: gradesYYYYMM.*
+    versions: tuple[VersionFiles, ...]  # standard first, then rapid; oldest first
+
+
+def links(
+    list_id: str, rate: Rate | None = None, version: str | None = None
+) -> tuple[FileLink, ...]:
+    """A file in each format."""
+    return tuple(FileLink(fmt, ListFile(list_id, rate, version, fmt).filename) for fmt in FORMATS)
+
+
+def catalogue(found: Sequence[VersionInfo] | None = None) -> list[ListFiles]:
+    """Every published list and version with its files, latest list first: one query."""
+    versions = published_versions() if found is None else list(found)
+    by_list: dict[str, list[VersionInfo]] = {}
+    for version in versions:
+        by_list.setdefault(version.list_id, []).append(version)
+    return [_list_files(list_id, by_list[list_id]) for list_id in sorted(by_list, reverse=True)]
+
+
+def _list_files(list_id: str, versions: Sequence[VersionInfo]) -> ListFiles:
+    ordered = sorted(versions, key=lambda v: v.rate is not Rate.STANDARD)  # stable: G26 order
+    latest = {v.rate: v for v in ordered}
+    rows = tuple(
+        VersionFiles(v, latest[v.rate] is v, links(list_id, v.rate, v.name)) for v in ordered
+    )
+    return ListFiles(list_id, list_label(list_id), links(list_id), rows)
+
+
+def current_lists_shown() -> list[CurrentList]:
+    """What the home page shows: the current standard list and the latest rapid list of
+    each month (July with its August revision, and January)."""
+    by_rate = lists_by_rate()
+    standard, rapid = by_rate[Rate.STANDARD][:1], by_rate[Rate.RAPID][:2]  # latest first
+    if len(rapid) == 2 and rapid[1].list_id != _before(rapid[0].list_id):
+        rapid = rapid[:1]  # an older list of the other month is not current
+    return [*standard, *rapid]
+
+
+def _before(list_id: str) -> str:
+    """The rapid list before this one: six months earlier."""
+    return str(ListId.parse(list_id).previous_same_rate(Rate.RAPID))

@@ -1,0 +1,231 @@
+"""Loading what the engine needs for one list from the database, in bulk (G3..G6, G17)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.db.models import Count, Q
+
+from ecfgrading.engine.inputs import (
+    RATE_CODES,
+    GameTable,
+    History,
+    IntArray,
+    ListInputs,
+    PlayerTable,
+    StoredGames,
+    StoredTotals,
+)
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Rate, ResultCode
+from ecfgrading.lookups import versions
+from ecfgrading.lookups.records import Survivors
+from ecfgrading.registry.models import (
+    Game,
+    ListEntry,
+    ListVersion,
+    Player,
+    StartingGradeAssignment,
+    StoredGamePoints,
+    StoredPeriodTotal,
+)
+
+_RESULT = {code.text: int(code) for code in ResultCode}
+
+
+@dataclass
+class Sources:
+    """The versions a computation read, recorded in its report so it can be explained."""
+
+    previous: ListVersion | None = None
+    other_rate: ListVersion | None = None
+    periods: dict[int, ListVersion | None] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        def ref(v: ListVersion | None) -> int | None:
+            return v.id if v else None
+
+        return {
+            "previous": ref(self.previous),
+            "other_rate": ref(self.other_rate),
+            "p1": ref(self.periods.get(1)),
+            "p2": ref(self.periods.get(2)),
+        }
+
+
+@dataclass
+class Loaded:
+    inputs: ListInputs
+    sources: Sources
+    previous_grades: dict[int, int]  # player id -> the previous list's grade (Grade1)
+    waiting: dict[str, int]  # event code -> games left out for pending identifications
+
+
+def load_inputs(list_id: ListId, rate: Rate) -> Loaded:
+    """Everything is keyed by surviving player: a merged record's history is his."""
+    survivors = Survivors()
+    ids, games = _games(list_id, rate, survivors)
+    sources = Sources(
+        previous=versions.published(list_id.previous_same_rate(rate), rate),
+        other_rate=versions.published(list_id.previous_other_rate(rate), rate.other),
+        periods={k: versions.published(list_id.years_earlier(k), rate) for k in (1, 2)},
+    )
+    previous = _grades(sources.previous, ids, survivors)
+    players = PlayerTable.of(
+        ids,
+        previous=_positive(previous),
+        other_rate=_positive(_grades(sources.other_rate, ids, survivors)),
+        assigned=_assigned(list_id, rate, ids, survivors),
+        birth=_births(ids, survivors),
+    )
+    history = _history(sources, ids, rate, survivors)
+    inputs = ListInputs(list_id, rate, players, games, history)
+    grade1 = {int(i): int(g) for i, g in zip(ids, previous, strict=True) if not np.isnan(g)}
+    return Loaded(inputs, sources, grade1, _waiting(list_id, rate))
+
+
+def _p0_games(list_id: ListId, rate: Rate) -> Any:
+    p0 = list_id.p0()
+    return Game.objects.filter(
+        rate=rate.value, graded=True, game_date__gte=p0.start, game_date__lte=p0.end
+    )
+
+
+def _games(list_id: ListId, rate: Rate, survivors: Survivors) -> tuple[IntArray, GameTable]:
+    """G1, G3: graded games of this rate in P0 whose players are both identified."""
+    rows = list(
+        _p0_games(list_id, rate)
+        .filter(player1__isnull=False, player2__isnull=False)
+        .values_list("id", "player1_id", "player2_id", "result", "game_date")
+        .iterator(chunk_size=50_000)
+    )
+    count = len(rows)
+    p1 = survivors.map(np.fromiter((r[1] for r in rows), np.int64, count))
+    p2 = survivors.map(np.fromiter((r[2] for r in rows), np.int64, count))
+    # Two records of one person who met each other: merged, that game is no game.
+    kept = [row for row, a, b in zip(rows, p1, p2, strict=True) if a != b]
+    rows, p1, p2, count = kept, p1[p1 != p2], p2[p1 != p2], len(kept)
+    game_ids = np.fromiter((r[0] for r in rows), np.int64, count)
+    ids, inverse = np.unique(np.concatenate([p1, p2]), return_inverse=True)
+    table = GameTable.of(
+        ids=game_ids,
+        player1=inverse[:count],
+        player2=inverse[count:],
+        result=np.fromiter((_RESULT[r[3]] for r in rows), np.int8, count),
+        date=np.array([r[4] for r in rows], dtype="datetime64[D]"),
+        rate=np.full(count, RATE_CODES[rate], np.int8),
+    )
+    return ids, table
+
+
+def _placed(ids: IntArray, values: dict[int, Any], fill: Any, dtype: Any) -> np.ndarray:  # type: ignore[type-arg]
+    """A column aligned with ``ids`` from a player id -> value mapping."""
+    keys = np.array(sorted(values), dtype=np.int64)
+    out = np.full(ids.shape[0], fill, dtype=dtype)
+    found, position = _found(ids, keys)
+    out[position[found]] = np.array([values[k] for k in keys], dtype=dtype)[found]
+    return out
+
+
+def _found(ids: IntArray, keys: IntArray) -> tuple[np.ndarray, IntArray]:  # type: ignore[type-arg]
+    """Which ``keys`` are among the sorted ``ids``, and where."""
+    if ids.size == 0 or keys.size == 0:
+        return np.zeros(keys.shape[0], dtype=bool), np.zeros(keys.shape[0], dtype=np.int64)
+    position = np.clip(np.searchsorted(ids, keys), 0, ids.shape[0] - 1)
+    return ids[position] == keys, position
+
+
+def _grades(version: ListVersion | None, ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[type-arg]
+    """Published grades of a version (G4, G5): the list's grade, not the unpublished."""
+    if version is None:
+        return np.full(ids.shape[0], np.nan)
+    rows = ListEntry.objects.filter(version=version, published=True, grade__isnull=False)
+    grades = survivors.pick(dict(rows.values_list("player_id", "grade")))
+    return _placed(ids, grades, np.nan, np.float64)
+
+
+def _positive(grades: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
+    """A grade of zero is not a grade (G4, G5); the engine ignores it too."""
+    return np.where(grades > 0, grades, np.nan)
+
+
+def _assigned(list_id: ListId, rate: Rate, ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[type-arg]
+    """G6: the latest assignment valid from this list or an earlier one."""
+    rows = (
+        StartingGradeAssignment.objects.filter(rate=rate.value, valid_from__lte=str(list_id))
+        .order_by("player_id", "valid_from", "id")
+        .values_list("player_id", "grade")
+    )
+    latest = survivors.pick(dict(rows))  # later rows of a player overwrite earlier ones
+    return _placed(ids, latest, np.nan, np.float64)
+
+
+def _births(ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[type-arg]
+    rows = Player.objects.filter(date_of_birth__isnull=False).values_list("id", "date_of_birth")
+    known = survivors.pick(dict(rows.iterator(chunk_size=50_000)))
+    return _placed(ids, known, np.datetime64("NaT"), "datetime64[D]")
+
+
+def _history(sources: Sources, ids: IntArray, rate: Rate, survivors: Survivors) -> History:
+    """G17: P1 and P2 as the latest published versions of those lists stored them."""
+    size = ids.shape[0]
+    totals = {k: _totals(sources.periods.get(k), ids, survivors) for k in (1, 2)}
+    if rate is not Rate.RAPID:
+        return History(totals[1], totals[2])
+    return History(totals[1], totals[2], _stored_games(sources, ids, size, survivors))
+
+
+def _totals(version: ListVersion | None, ids: IntArray, survivors: Survivors) -> StoredTotals:
+    """Stored games and points; a survivor's include those of the records merged into him."""
+    size = ids.shape[0]
+    if version is None:
+        return StoredTotals.empty(size)
+    rows = np.array(
+        list(
+            StoredPeriodTotal.objects.filter(version=version).values_list("player_id", "n", "total")
+        ),
+        dtype=np.float64,
+    ).reshape(-1, 3)
+    found, position = _found(ids, survivors.map(rows[:, 0].astype(np.int64)))
+    n, total = np.zeros(size, np.int64), np.zeros(size)
+    np.add.at(n, position[found], rows[found, 1].astype(np.int64))
+    np.add.at(total, position[found], rows[found, 2])
+    return StoredTotals.of(n, total, size)
+
+
+def _stored_games(sources: Sources, ids: IntArray, size: int, survivors: Survivors) -> StoredGames:
+    """G15: every stored game of P1 and P2 of the players in this list."""
+    rows: list[tuple[Any, ...]] = []
+    for k in (1, 2):
+        version = sources.periods.get(k)
+        if version is not None:
+            query = StoredGamePoints.objects.filter(version=version, period=0).values_list(
+                "game_id", "player_id", "date", "sequence", "points"
+            )
+            rows += [(g or 0, p, k, d, s, x) for g, p, d, s, x in query.iterator(chunk_size=50_000)]
+    if not rows:
+        return StoredGames.empty()
+    player = survivors.map(np.array([r[1] for r in rows], dtype=np.int64))
+    keep, position = _found(ids, player)
+    column = lambda i, dtype: np.array([r[i] for r in rows], dtype=dtype)[keep]  # noqa: E731
+    return StoredGames.of(
+        game_ids=column(0, np.int64),
+        player=position[keep],
+        period=column(2, np.int64),
+        date=column(3, "datetime64[D]"),
+        order=column(4, np.int64),
+        points=column(5, np.float64),
+    )
+
+
+def _waiting(list_id: ListId, rate: Rate) -> dict[str, int]:
+    """Games left out because a player is still in the identification queue."""
+    rows = (
+        _p0_games(list_id, rate)
+        .filter(Q(player1__isnull=True) | Q(player2__isnull=True))
+        .values("event__code")
+        .annotate(games=Count("id"))
+    )
+    return {row["event__code"]: row["games"] for row in rows}

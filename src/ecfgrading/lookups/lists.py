@@ -1,0 +1,103 @@
+"""Which lists are current, and every published version (G26, G27).
+
+A player's current grade in a rate is his entry in the latest published version of the
+latest list of that rate; a July list's ``august`` version is its definitive one (G27).
+One small query: list versions are few (a handful a year).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.types import Rate
+from ecfgrading.lookups import versions as version_names
+from ecfgrading.registry.models import ListVersion
+
+_MONTHS = {1: "January", 7: "July"}
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """One published version of one list."""
+
+    id: int
+    list_id: str
+    rate: Rate
+    name: str
+    published_at: dt.datetime
+
+    @property
+    def month_label(self) -> str:
+        """July 2012"""
+        return list_label(self.list_id)
+
+    @property
+    def label(self) -> str:
+        """July 2012 standard list, august version"""
+        return f"{self.month_label} {self.rate.value} list, {self.name} version"
+
+
+@dataclass(frozen=True)
+class CurrentList:
+    """The latest list of a rate with its published versions, oldest first."""
+
+    rate: Rate
+    list_id: str
+    versions: tuple[VersionInfo, ...]
+
+    @property
+    def current(self) -> VersionInfo:
+        """The latest published version: the current grades (G26)."""
+        return self.versions[-1]
+
+    @property
+    def august(self) -> VersionInfo | None:
+        """The definitive August version of a July list (G27), once published."""
+        return next((v for v in self.versions if v.name == ListVersion.AUGUST), None)
+
+    @property
+    def season(self) -> int:
+        return ListId.parse(self.list_id).season()
+
+    @property
+    def label(self) -> str:
+        return list_label(self.list_id)
+
+
+def list_label(list_id: str) -> str:
+    parsed = ListId.parse(list_id)
+    return f"{_MONTHS.get(parsed.month, parsed.month)} {parsed.year}"
+
+
+def published_versions() -> list[VersionInfo]:
+    """Every published version, in list order then version order (initial, august, revN)."""
+    rows = ListVersion.objects.filter(status=ListVersion.Status.PUBLISHED).values_list(
+        "id", "grading_list__list_id", "grading_list__rate", "name", "published_at"
+    )
+    found = [VersionInfo(pk, lid, Rate(rate), name, at) for pk, lid, rate, name, at in rows]
+    return sorted(found, key=lambda v: (v.list_id, v.rate.value, version_names.rank(v.name)))
+
+
+def lists_by_rate(found: list[VersionInfo] | None = None) -> dict[Rate, list[CurrentList]]:
+    """Every list with a published version, latest first, by rate."""
+    grouped: dict[tuple[Rate, str], list[VersionInfo]] = {}
+    for version in published_versions() if found is None else found:
+        grouped.setdefault((version.rate, version.list_id), []).append(version)
+    by_rate: dict[Rate, list[CurrentList]] = {Rate.STANDARD: [], Rate.RAPID: []}
+    for (rate, list_id), found_versions in sorted(grouped.items(), key=lambda kv: kv[0][1]):
+        by_rate[rate].insert(0, CurrentList(rate, list_id, tuple(found_versions)))
+    return by_rate
+
+
+def current_lists() -> dict[Rate, CurrentList]:
+    """The latest list of each rate that has a published version."""
+    return {rate: lists[0] for rate, lists in lists_by_rate().items() if lists}
+
+
+def current_season(current: dict[Rate, CurrentList] | None = None) -> int | None:
+    """The season of the latest current list: the reference for club lapsing (C2)."""
+    found = current_lists() if current is None else current
+    seasons = [each.season for each in found.values()]
+    return max(seasons, default=None)

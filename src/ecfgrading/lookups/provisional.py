@@ -1,0 +1,242 @@
+"""Provisional grades for the next list: the real engine, on the results received so far.
+
+The seeds' FAQ says a player cannot work out his grade in mid-season; here he can. The
+next list of a rate is computed exactly as the grading team would compute it today
+(``services.grading``: ``load_inputs`` and the engine's ``compute_list``), from every
+result received so far, and nothing is stored: no version is made.
+
+A computation reads the whole federation (seconds at national size), so a page view
+never starts one of its own accord: the outcome is computed once per data token
+(``freshness.data_token``: anything received, identified or published makes a new one)
+and kept in the shared cache, where every app server finds it. Each process also keeps
+the latest outcome it has read, so a page view only looks its player up in arrays. The
+first view after a change computes it; views arriving meanwhile wait for that one
+rather than computing it again.
+
+``games_needed`` answers the forums' question, "when do I drop off the list?", from the
+category table of the rule set (G23): how many more games in the latest season each
+category takes.
+"""
+
+from __future__ import annotations
+
+import pickle
+import threading
+import time
+import zlib
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+import numpy as np
+from django.core.cache import cache
+from django.db.models import Max
+
+from ecfgrading.engine.compute import compute_list
+from ecfgrading.engine.explain import Explanation, explain
+from ecfgrading.engine.outcome import Entry, ListOutcome
+from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.rules import ECF_2009, CategoryRule, RuleSet
+from ecfgrading.engine.types import Rate
+from ecfgrading.lookups.freshness import data_token
+from ecfgrading.lookups.list_inputs import load_inputs
+from ecfgrading.registry.models import Submission
+
+RULES = ECF_2009  # what the grading team computes a new list with (compute_version)
+_KEY = "provisional:v1"
+LOCK_SECONDS = 300  # a computation that has not finished by then is presumed dead
+WAIT_SECONDS = 60.0  # how long a view waits for another's computation before its own
+POLL_SECONDS = 0.2
+
+
+def next_list(current: ListId, rate: Rate) -> ListId:
+    """The list whose previous list of the same rate (G4) is ``current``."""
+    later = (ListId(current.year, 7), ListId(current.year + 1, 1), ListId(current.year + 1, 7))
+    return next(
+        candidate
+        for candidate in later
+        if candidate > current
+        and candidate.previous_same_rate(rate) == current
+        and (rate is Rate.RAPID or candidate.month == 7)  # standard lists are July's only
+    )
+
+
+@dataclass(frozen=True)
+class NextRun:
+    """The next list of a rate computed on what had been received at ``token``."""
+
+    list_id: ListId
+    rate: Rate
+    token: str
+    outcome: ListOutcome | None  # None: no graded game of its latest period yet
+    received_until: datetime | None  # when the latest accepted results file arrived
+
+    def entry(self, player_id: int) -> Entry | None:
+        """The player's provisional entry; None if he has no game in its latest period."""
+        index = self._index(player_id)
+        return None if index is None else self.outcome.entry(index)  # type: ignore[union-attr]
+
+    def explanation(self, player_id: int) -> Explanation | None:
+        """Section 10 for the provisional grade, by the engine's own ``explain``."""
+        index = self._index(player_id)
+        return None if index is None else explain(self.outcome, index)  # type: ignore[arg-type]
+
+    def h0_games(self, player_id: int) -> int:
+        """Rapid games in the list's half-year H0 so far (G16)."""
+        index = self._index(player_id)
+        return 0 if index is None else int(self.outcome.players.h0[index])  # type: ignore[union-attr]
+
+    def _index(self, player_id: int) -> int | None:
+        if self.outcome is None:
+            return None
+        found = np.flatnonzero(self.outcome.inputs.players.ids == player_id)
+        if found.size == 0 or not self.outcome.players.active[found[0]]:
+            return None
+        return int(found[0])
+
+
+def provisional_run(list_id: ListId, rate: Rate, token: str | None = None) -> NextRun:
+    """The next list as the data stands (``token``, read if not given): from this
+    process, the shared cache, or computed."""
+    token = data_token() if token is None else token
+    run = _LATEST.get(token, list_id, rate)
+    if run is None:
+        run = _shared(token, list_id, rate)
+        _LATEST.put(run)
+    return run
+
+
+def _shared(token: str, list_id: ListId, rate: Rate) -> NextRun:
+    key = f"{_KEY}:{token}:{list_id}:{rate.value}"
+    found = _read(key)
+    if found is not None:
+        return found
+    if cache.add(f"{key}:lock", 1, timeout=LOCK_SECONDS):
+        try:
+            return _computed(key, token, list_id, rate)
+        finally:
+            cache.delete(f"{key}:lock")
+    return _awaited(key) or _computed(key, token, list_id, rate)
+
+
+def _awaited(key: str) -> NextRun | None:
+    """Another view is computing it: wait for its result rather than compute it twice."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+        found = _read(key)
+        if found is not None or cache.get(f"{key}:lock") is None:
+            return found
+    return None
+
+
+def _read(key: str) -> NextRun | None:
+    packed = cache.get(key)
+    if packed is None:
+        return None
+    run: NextRun = pickle.loads(zlib.decompress(packed))
+    return run
+
+
+def _computed(key: str, token: str, list_id: ListId, rate: Rate) -> NextRun:
+    run = compute_next(list_id, rate, token)
+    cache.set(key, zlib.compress(pickle.dumps(run, protocol=pickle.HIGHEST_PROTOCOL), 1))
+    return run
+
+
+def compute_next(list_id: ListId, rate: Rate, token: str = "") -> NextRun:
+    """Grade ``list_id`` now, as ``compute_version`` would, storing nothing."""
+    loaded = load_inputs(list_id, rate)
+    outcome = compute_list(loaded.inputs, RULES) if loaded.inputs.games.ids.size else None
+    latest = Submission.objects.filter(status=Submission.Status.ACCEPTED).aggregate(
+        at=Max("received_at")
+    )
+    return NextRun(list_id, rate, token, _without_births(outcome), latest["at"])
+
+
+def _without_births(outcome: ListOutcome | None) -> ListOutcome | None:
+    """Dates of birth are private: the cached outcome keeps the ages the engine derived
+    from them (``players.age``), never the dates themselves."""
+    if outcome is None:
+        return None
+    players = outcome.inputs.players
+    unknown = np.full(len(players), np.datetime64("NaT"), dtype="datetime64[D]")
+    inputs = replace(outcome.inputs, players=replace(players, birth=unknown))
+    return replace(outcome, inputs=inputs)
+
+
+class _Latest:
+    """The latest run of each list this process has read (one per rate): unpacking a
+    national outcome from the shared cache takes tens of milliseconds, looking a player
+    up in it microseconds. A new data token replaces it."""
+
+    def __init__(self) -> None:
+        self._runs: dict[tuple[str, Rate], NextRun] = {}
+        self._lock = threading.Lock()
+
+    def get(self, token: str, list_id: ListId, rate: Rate) -> NextRun | None:
+        run = self._runs.get((str(list_id), rate))
+        return run if run is not None and run.token == token else None
+
+    def put(self, run: NextRun) -> None:
+        with self._lock:
+            self._runs = {
+                **{k: v for k, v in self._runs.items() if v.rate is not run.rate},
+                (str(run.list_id), run.rate): run,
+            }
+
+
+_LATEST = _Latest()
+
+
+# --- games needed to stay on the list (G23) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategoryNeed:
+    """What one category of the next list takes, for a player's counts so far."""
+
+    category: str
+    more: int  # more graded games in the latest season; 0: already met
+    rule: CategoryRule | None  # None for X, which needs ``x_min_games`` in H0 (G16)
+    words: str  # what the category takes
+
+
+def games_needed(
+    n0: int, n1: int, n2: int, *, junior: bool, rules: RuleSet = RULES
+) -> tuple[CategoryNeed, ...]:
+    """Each category of the table (G23), with the games still to play for it.
+
+    A game played now counts in the latest season (n0), so it raises every sum a row
+    tests (n0, n0 + n1, n0 + n1 + n2) by one: the games a row needs are its largest
+    shortfall. Counts of earlier seasons are what the lists before stored (G17).
+    """
+    table = rules.junior_categories if junior else rules.adult_categories
+    sums = (n0, n0 + n1, n0 + n1 + n2)
+    return tuple(
+        CategoryNeed(
+            row.category,
+            max(0, *(least - have for least, have in zip(_minima(row), sums, strict=True))),
+            row,
+            requirement(row),
+        )
+        for row in table
+    )
+
+
+def x_needed(h0: int, rules: RuleSet = RULES) -> CategoryNeed:
+    """G16: rapid games in the half-year H0 still needed for an X grade."""
+    words = f"{rules.x_min_games} rapid games in the latest half-year"
+    return CategoryNeed("X", max(0, rules.x_min_games - h0), None, words)
+
+
+def requirement(row: CategoryRule) -> str:
+    """'15 games in the latest three seasons, at least 5 in the latest' (G23)."""
+    spans = ((row.min_n012, "three seasons"), (row.min_n01, "two seasons"))
+    wider = next(((least, span) for least, span in spans if least), None)
+    if wider is None:
+        return f"{row.min_n0} games in the latest season"
+    return f"{wider[0]} games in the latest {wider[1]}, at least {row.min_n0} in the latest"
+
+
+def _minima(row: CategoryRule) -> tuple[int, int, int]:
+    return (row.min_n0, row.min_n01, row.min_n012)

@@ -1,0 +1,31 @@
+"""A player's records: his own and those merged into him (G28), and which survivor each
+merged record counts for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ecfgrading.engine.inputs import IntArray
+from ecfgrading.registry.merges import surviving_ids
+from ecfgrading.registry.models import Player
+
+
+class Survivors:
+    """Merged records (``merged_into``) and the surviving player each one counts for."""
+
+    def __init__(self) -> None:
+        self.final: dict[int, int] = surviving_ids(Player.merges())
+
+    def map(self, player_ids: IntArray) -> IntArray:
+        if not self.final:
+            return player_ids
+        return np.array([self.final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
+
+    def pick(self, values: dict[int, Any]) -> dict[int, Any]:
+        """One value per survivor: his own record's first, else an absorbed record's."""
+        chosen: dict[int, Any] = {}
+        for pid in sorted(values, key=lambda p: (p in self.final, p)):
+            chosen.setdefault(self.final.get(pid, pid), values[pid])
+        return chosen
