@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from ecfgrading.lookups.audit import AuditFilter, audit_entries
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.services.amendments import record_amendment
-from ecfgrading.services.audit import AuditFilter, audit_entries
 from tests.backoffice.conftest import signed_in
 from tests.services.results_text import results_file
 

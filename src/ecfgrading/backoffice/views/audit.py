@@ -1,5 +1,5 @@
 """The grading team's audit log: who did what and when, before and after (issue 11,
-item 7). Read only; services.audit builds the page."""
+item 7). Read only; lookups.audit builds the page."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from ecfgrading.backoffice.access import role_required
+from ecfgrading.lookups.audit import AuditFilter, audit_entries
 from ecfgrading.lookups.paging import page_number
 from ecfgrading.services.accounts import Role
-from ecfgrading.services.audit import AuditFilter, audit_entries
 
 
 @require_GET
