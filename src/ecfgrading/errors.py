@@ -28,6 +28,15 @@ class ErrorKind(StrEnum):
     NOT_FOUND = "not-found"  # it names something not on record (404)
     CONFLICT = "conflict"  # the records' state forbids it (409)
 
+    @property
+    def http_status(self) -> int:
+        """The status every HTTP door answers it with: the site and its JSON twins, the
+        back office and /api/v1 (each maps it once)."""
+        return _HTTP_STATUS[self]
+
+
+_HTTP_STATUS = {ErrorKind.INVALID: 400, ErrorKind.NOT_FOUND: 404, ErrorKind.CONFLICT: 409}
+
 
 class ServiceError(Exception):
     """A user's mistake or a refused operation, with a message fit to show."""

@@ -1,35 +1,11 @@
 """The one settings module: everything comes from environment variables with defaults
 that just work (a SQLite file under ./var/ on a first run, PostgreSQL by one variable).
 
-ECFGRADING_HOME           data directory, created if missing (default ./var/)
-DATABASE_URL              e.g. postgres://user@host:5432/name (default: a SQLite file
-                          ECFGRADING_HOME/ecfgrading.sqlite3, in WAL mode)
-ECFGRADING_SECRET_KEY     required in production; the default is for development only
-ECFGRADING_DEBUG          1/true/yes/on to turn debugging on (default off)
-ECFGRADING_ALLOWED_HOSTS  comma-separated (default localhost,127.0.0.1,[::1])
-ECFGRADING_CSRF_TRUSTED_ORIGINS  comma-separated origins such as https://grading.example
-ECFGRADING_LOCK_TIMEOUT   seconds a writer waits for another (an import, a grading run)
-                          before giving up with a clear message (default 300)
-REDIS_URL                 e.g. redis://127.0.0.1:6379/0: the cache every app server shares
-                          (cached pages, rate-limit counters); default Django's database cache
-ECFGRADING_HTTPS          1 when served behind HTTPS: HSTS, secure cookies, redirects
-ECFGRADING_FEEDBACK_RATE  feedback forms accepted per address, e.g. 5/h (default 5/h)
-ECFGRADING_CLIENT_IP_HEADER  behind a proxy, the request header with the client address
-                          (e.g. HTTP_X_REAL_IP); default the connection's address
-ECFGRADING_EMAIL_HOST     SMTP server for the back office's mail (default localhost)
-ECFGRADING_EMAIL_PORT     its port (default 25)
-ECFGRADING_EMAIL_USER     login name at the SMTP server, if it wants one (default none)
-ECFGRADING_EMAIL_PASSWORD its password (default none)
-ECFGRADING_EMAIL_USE_TLS  1 to speak STARTTLS to the server (default off)
-ECFGRADING_EMAIL_FROM     the sender of every message (default grading@localhost)
-ECFGRADING_MAIL_ATTEMPTS  tries at delivering one message before it is marked failed
-                          (default 8)
-ECFGRADING_MAIL_RETRY_SECONDS  wait before the first retry; each later one waits twice as
-                          long (default 300: 5, 10, 20 ... minutes)
-ECFGRADING_PAGE_MEMORY_MB public pages each worker keeps in memory, sent again while
-                          nothing changes (default 32; 0 off)
-ECFGRADING_LOGIN_ATTEMPTS failed back-office logins allowed per name and address before
-                          a lockout (default 5); the lockout lasts one hour
+docs/deploy.md ("Settings") lists every variable; a test keeps that list whole. Each is
+read strictly: an unset or blank variable takes its default, and a value that cannot be
+read stops start-up with one line naming the variable, the value and what was expected
+(``ImproperlyConfigured``; the ``ecfgrading`` command prints it and exits 2). A typo
+never silently turns a flag off.
 """
 
 from __future__ import annotations
@@ -42,25 +18,74 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+_FLAGS = {"1": True, "true": True, "yes": True, "on": True}
+_FLAGS |= {"0": False, "false": False, "no": False, "off": False}
+
+
+def _given(name: str) -> str | None:
+    """The variable's value, or None when it is unset or blank: the default holds."""
+    return os.environ.get(name, "").strip() or None
+
+
+def _bad(name: str, expected: str, value: str) -> ImproperlyConfigured:
+    """One line, whatever the value holds (``repr`` shows a newline as \\n)."""
+    return ImproperlyConfigured(f"expected {name} {expected}, got {value!r}")
+
 
 def _flag(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
+    value = _given(name)
     if value is None:
         return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
+    if value.lower() not in _FLAGS:
+        raise _bad(name, "1, 0, true, false, yes, no, on or off", value)
+    return _FLAGS[value.lower()]
 
 
-def _list(name: str, default: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+def _whole(name: str, default: int, expected: str, least: int = 1, most: int | None = None) -> int:
+    """A whole number from ``least`` to ``most``, written in plain digits."""
+    value = _given(name)
+    if value is None:
+        return default
+    number = int(value) if re.fullmatch(r"[0-9]{1,9}", value) else None
+    if number is None or number < least or (most is not None and number > most):
+        raise _bad(name, expected, value)
+    return number
 
 
 def _seconds(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    if not value:
+    return _whole(name, default, "a whole number of seconds, 1 or more")
+
+
+def _amount(name: str, default: float, expected: str) -> float:
+    """A number of 0 or more in plain digits, with a decimal point if need be."""
+    value = _given(name)
+    if value is None:
         return default
-    if not value.isdigit() or int(value) < 1:
-        raise ImproperlyConfigured(f"expected {name} a whole number of seconds, got {value!r}")
-    return int(value)
+    if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]*)?|\.[0-9]+", value):
+        raise _bad(name, expected, value)
+    return float(value)
+
+
+def _matching(name: str, default: str, pattern: str, expected: str) -> str:
+    value = _given(name)
+    if value is None:
+        return default
+    if not re.fullmatch(pattern, value):
+        raise _bad(name, expected, _without_password(value))
+    return value
+
+
+def _list(name: str, default: str, pattern: str = r".+", expected: str = "") -> list[str]:
+    """Comma-separated items, each matching ``pattern``."""
+    items = [item.strip() for item in (_given(name) or default).split(",") if item.strip()]
+    for item in items:
+        if not re.fullmatch(pattern, item):
+            raise _bad(name, expected, item)
+    return items
+
+
+def _without_password(url: str) -> str:
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)  # never print a password
 
 
 # Writers queue for each other this long: imports hold the lock for a second or so per
@@ -120,24 +145,37 @@ def _parsed(url: str) -> dict[str, Any]:
 
 
 def _bad_url(url: str, reason: str) -> ImproperlyConfigured:
-    shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)  # never print a password
+    shown = _without_password(url)
     return ImproperlyConfigured(
         f"expected DATABASE_URL such as {_URL_FORMS}, got {shown!r}: {reason}"
     )
 
 
+def _folder(name: str, path: Path) -> Path:
+    """A folder of ours, made if missing; one that cannot be made is a setting's fault."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _bad(name, f"a folder that can be made ({error.strerror})", str(path)) from None
+    return path
+
+
 BASE_DIR = Path(__file__).resolve().parent
-HOME = Path(os.environ.get("ECFGRADING_HOME") or "var").resolve()
-HOME.mkdir(parents=True, exist_ok=True)
+HOME = _folder("ECFGRADING_HOME", Path(_given("ECFGRADING_HOME") or "var").resolve())
 
 # Development only: never run a public server on this key (`check --deploy` warns).
-SECRET_KEY = os.environ.get(
-    "ECFGRADING_SECRET_KEY",
-    "django-insecure-ecfgrading-development-key-do-not-use-in-production",
+SECRET_KEY = (
+    _given("ECFGRADING_SECRET_KEY")
+    or "django-insecure-ecfgrading-development-key-do-not-use-in-production"
 )
 DEBUG = _flag("ECFGRADING_DEBUG")
 ALLOWED_HOSTS = _list("ECFGRADING_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
-CSRF_TRUSTED_ORIGINS = _list("ECFGRADING_CSRF_TRUSTED_ORIGINS", "")
+CSRF_TRUSTED_ORIGINS = _list(
+    "ECFGRADING_CSRF_TRUSTED_ORIGINS",
+    "",
+    r"https?://[^/\s]+",
+    "comma-separated origins such as https://grading.example.org",
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -167,6 +205,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A ServiceError escaping a public view is its error page or JSON body, by kind.
+    "ecfgrading.web.errors.ServiceErrorMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -178,7 +218,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 # Lock a name tried from one address, not the address alone: a club's shared connection
 # must not lock every officer out because one of them forgot his password.
-AXES_FAILURE_LIMIT = int(os.environ.get("ECFGRADING_LOGIN_ATTEMPTS", "5"))
+AXES_FAILURE_LIMIT = _whole("ECFGRADING_LOGIN_ATTEMPTS", 5, "a whole number of attempts, 1 or more")
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -194,17 +234,22 @@ LOGOUT_REDIRECT_URL = "backoffice:login"
 # Mail (feedback to officers, password resets) through an SMTP server named by the
 # environment; nothing connects at start-up, so a missing server only fails a send.
 EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-EMAIL_HOST = os.environ.get("ECFGRADING_EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("ECFGRADING_EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("ECFGRADING_EMAIL_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("ECFGRADING_EMAIL_PASSWORD", "")
+EMAIL_HOST = _given("ECFGRADING_EMAIL_HOST") or "localhost"
+EMAIL_PORT = _whole("ECFGRADING_EMAIL_PORT", 25, "a port number from 1 to 65535", most=65535)
+EMAIL_HOST_USER = _given("ECFGRADING_EMAIL_USER") or ""
+EMAIL_HOST_PASSWORD = os.environ.get("ECFGRADING_EMAIL_PASSWORD", "")  # spaces may count
 EMAIL_USE_TLS = _flag("ECFGRADING_EMAIL_USE_TLS")
 EMAIL_TIMEOUT = 30
-DEFAULT_FROM_EMAIL = os.environ.get("ECFGRADING_EMAIL_FROM", "grading@localhost")
+DEFAULT_FROM_EMAIL = _matching(
+    "ECFGRADING_EMAIL_FROM",
+    "grading@localhost",
+    r"[^@\s]+@[^@\s]+|[^<>]*<[^@\s<>]+@[^@\s<>]+>",
+    "an address such as grading@example.org or Grading <grading@example.org>",
+)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Every message waits in the outbox and is sent by the worker (docs/mail.md): a server
 # that refuses or is down is tried again after 5, 10, 20... minutes, then given up.
-MAIL_MAX_ATTEMPTS = int(os.environ.get("ECFGRADING_MAIL_ATTEMPTS", "8"))
+MAIL_MAX_ATTEMPTS = _whole("ECFGRADING_MAIL_ATTEMPTS", 8, "a whole number of tries, 1 or more")
 MAIL_RETRY_SECONDS = _seconds("ECFGRADING_MAIL_RETRY_SECONDS", 300)
 
 # Long work (sending mail, building a mailing) runs in a background worker, queued in the
@@ -230,7 +275,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": _database(os.environ.get("DATABASE_URL"), HOME)}
+DATABASES = {"default": _database(_given("DATABASE_URL"), HOME)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -249,8 +294,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = HOME / "static"
-STATIC_ROOT.mkdir(exist_ok=True)
+STATIC_ROOT = _folder("ECFGRADING_HOME", HOME / "static")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files served by whitenoise; needs `collectstatic` before serving.
@@ -260,7 +304,9 @@ STORAGES = {
 
 # The cache every app server shares: cached pages and rate-limit counters. Redis when
 # REDIS_URL names one, else a table in the database (made by `ecfgrading init`).
-_REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+_REDIS_URL = _matching(
+    "REDIS_URL", "", r"(rediss?|unix)://\S+", "a URL such as redis://127.0.0.1:6379/0"
+)
 CACHES: dict[str, dict[str, Any]] = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _REDIS_URL}
@@ -275,19 +321,33 @@ CACHES: dict[str, dict[str, Any]] = {
     )
 }
 # Each worker's memory of the public pages it sent (web.memory), in megabytes.
-PAGE_MEMORY_MB = float(os.environ.get("ECFGRADING_PAGE_MEMORY_MB", "32"))
-CACHES["default"]["KEY_PREFIX"] = os.environ.get("ECFGRADING_CACHE_PREFIX", "ecfgrading")
+PAGE_MEMORY_MB = _amount("ECFGRADING_PAGE_MEMORY_MB", 32, "a number of megabytes, 0 or more")
+# Two sites sharing one Redis (or a benchmark beside a site) keep their pages apart.
+CACHES["default"]["KEY_PREFIX"] = _matching(
+    "ECFGRADING_CACHE_PREFIX", "ecfgrading", r"[\w.-]+", "letters, digits, '_', '.' or '-'"
+)
 CACHES["default"]["TIMEOUT"] = 24 * 3600
 
 # django-ratelimit counts in the shared cache; the database cache increments without
 # Redis's atomicity, which is close enough for a feedback form's limit.
 RATELIMIT_USE_CACHE = "default"
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
-FEEDBACK_RATE = os.environ.get("ECFGRADING_FEEDBACK_RATE", "5/h")
+FEEDBACK_RATE = _matching(
+    "ECFGRADING_FEEDBACK_RATE",
+    "5/h",
+    r"[0-9]+/[0-9]*[smhd]",
+    "forms per period such as 5/h, 20/d or 3/10m",
+)
 # Behind a load balancer every request comes from its address: name the header in which
 # it sets the client's, one address, e.g. HTTP_X_REAL_IP (docs/deploy.md).
-if os.environ.get("ECFGRADING_CLIENT_IP_HEADER"):
-    RATELIMIT_IP_META_KEY = os.environ["ECFGRADING_CLIENT_IP_HEADER"]
+_CLIENT_IP_HEADER = _matching(
+    "ECFGRADING_CLIENT_IP_HEADER",
+    "",
+    r"HTTP_[A-Z0-9_]+",
+    "a request header as Django names it, such as HTTP_X_REAL_IP",
+)
+if _CLIENT_IP_HEADER:
+    RATELIMIT_IP_META_KEY = _CLIENT_IP_HEADER
 
 # Security headers. The content security policy allows no inline script or style.
 HTTPS = _flag("ECFGRADING_HTTPS")

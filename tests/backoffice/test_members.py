@@ -141,7 +141,7 @@ def test_the_members_page_shows_his_games_and_links_his_public_page(
 def test_a_login_without_a_member_record_is_told_to_ask_the_team(member: Any) -> None:
     page = signed_in(member).get(reverse("backoffice:member_home"))
 
-    assert page.status_code == 200
+    assert page.status_code == 404  # no member record: the page says what to do
     assert "not linked to a direct member" in page.content.decode()
 
 
@@ -179,7 +179,7 @@ def test_an_error_in_the_file_stops_the_sending(bloggs: DirectMember, member: An
     assert "The check found errors" in checked
     assert "Expected EVENT DATE a day already played" in checked
     assert 'value="submit"' not in checked
-    assert sent.status_code == 200
+    assert sent.status_code == 400  # the form again, with its kind's status
     assert "Expected results without errors, got 1" in sent.content.decode()
     assert not ForeignResult.objects.exists()
 

@@ -90,7 +90,7 @@ def test_g2_the_rate_is_shown_as_the_time_control_is_typed(officer: Any) -> None
 def test_g2_a_lightning_event_is_not_registered(officer: Any) -> None:
     response = register(signed_in(officer), minutes_for_game=5, seconds_per_move=3)
 
-    assert response.status_code == 200
+    assert response.status_code == 400  # the form again: a refusal answers its kind's status
     assert "not registered" in response.content.decode()
     assert not Event.objects.filter(code="OLG1").exists()
 
@@ -237,15 +237,15 @@ def test_results_deadline_is_four_weeks_after_the_end() -> None:
     assert results_deadline(dt.date(2011, 12, 20)) == dt.date(2012, 1, 17)
 
 
-def test_the_feedback_mail_is_queued_once_per_submission(officer: Any) -> None:
-    from ecfgrading.services.officers import mail_feedback
+def test_the_report_mail_is_queued_once_per_submission(officer: Any) -> None:
+    from ecfgrading.services.officers import mail_report
 
     client = signed_in(officer)
     register(client)
     submit(client, good_file())
-    feedback = Submission.objects.get()
+    submission = Submission.objects.get()
 
-    again = mail_feedback(officer, officers_feedback(feedback.id))
+    again = mail_report(officer, accepted_report(submission.id))
 
     assert again == "queued"
     assert OutboxMessage.objects.filter(kind="feedback").count() == 1
@@ -261,7 +261,7 @@ def test_a_rejected_file_queues_its_report_too(officer: Any) -> None:
     assert mail.subject == "Results rejected: results.txt"
 
 
-def officers_feedback(submission_id: int) -> Any:
-    from ecfgrading.services.results.feedback import Feedback
+def accepted_report(submission_id: int) -> Any:
+    from ecfgrading.services.results.import_report import ImportReport
 
-    return Feedback("results.txt", submission_id=submission_id, accepted=True)
+    return ImportReport("results.txt", submission_id=submission_id, accepted=True)

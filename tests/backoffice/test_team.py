@@ -34,7 +34,7 @@ from ecfgrading.registry.models import (
     Player,
     StartingGradeAssignment,
 )
-from ecfgrading.services.feedback import Report, submit_feedback
+from ecfgrading.services.feedback import NewFeedback, submit_feedback
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import import_grade_list
 from ecfgrading.services.mail import deliver_due
@@ -165,7 +165,7 @@ def test_a_link_to_an_unknown_code_says_so_and_changes_nothing(
 
     response = signed_in(team).post(url, {"action": "link", "code": nobody})
 
-    assert response.status_code == 400
+    assert response.status_code == 404  # the case page again, with its kind's status
     expected = f"Expected the grading code of a player on record, got &#x27;{nobody}&#x27;"
     assert expected in response.content.decode()
     case.refresh_from_db()
@@ -232,7 +232,8 @@ def test_a_starting_grade_needs_a_grade_or_a_fide_rating_not_both(team: Any) -> 
     )
 
     assert both.status_code == 400
-    assert "expected either a grade or a FIDE rating" in both.content.decode()
+    # The service's refusal, in the failure notice (capitalised), as the save would say it.
+    assert "Expected either a grade or a FIDE rating" in both.content.decode()
     assert not StartingGradeAssignment.objects.exists()
 
 
@@ -322,7 +323,7 @@ def test_a_list_with_nothing_to_grade_is_refused_with_the_reason(team: Any) -> N
         reverse("backoffice:team_lists"), {"list_id": "2030-07", "rate": "standard"}
     )
 
-    assert response.status_code == 400
+    assert response.status_code == 409  # the form again, with its kind's status
     assert "nothing to grade" in response.content.decode()
 
 
@@ -331,7 +332,7 @@ def test_a_list_with_nothing_to_grade_is_refused_with_the_reason(team: Any) -> N
 
 def _feedback(email: str = "sam@home.example") -> str:
     player = Player.objects.get_or_create(code=100001, surname="Sender", forenames="Sam")[0]
-    report = Report(
+    report = NewFeedback(
         kind="wrong-result",
         player_code=player.ref,
         message="My win in round 3 is shown as a loss.",

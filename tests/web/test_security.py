@@ -128,7 +128,7 @@ def test_a_view_that_raises_answers_a_json_client_in_json(client: Client) -> Non
 
     assert response.status_code == 500
     message = "the server could not answer; try again later"
-    assert response.json() == {"error": message, "status": 500}
+    assert response.json() == {"status": 500, "kind": "server-error", "message": message}
 
 
 # -- settings from the environment, in fresh processes ---------------------------------------

@@ -50,10 +50,6 @@ def respond(
     return response
 
 
-def json_error(message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": message, "status": status}, status=status)
-
-
 def plain(value: Any) -> Any:
     """Dataclasses, enums and dates as JSON values (dates in ISO form)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -6,11 +6,11 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ecfgrading.backoffice.access import role_required
+from ecfgrading.backoffice.errors import office_view
 from ecfgrading.services.accounts import Role, roles_of
 
 
-@role_required(Role.TEAM, Role.OFFICER, Role.MEMBER)
+@office_view(Role.TEAM, Role.OFFICER, Role.MEMBER)
 def home(request: HttpRequest) -> HttpResponse:
     """What this account can do, by its roles."""
     roles = roles_of(request.user)

@@ -8,14 +8,14 @@ from django.shortcuts import render
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
-from ecfgrading.backoffice.access import role_required
+from ecfgrading.backoffice.errors import office_view
 from ecfgrading.lookups.audit import AuditFilter, audit_entries
 from ecfgrading.lookups.paging import page_number
 from ecfgrading.services.accounts import Role
 
 
 @require_GET
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def log(request: HttpRequest) -> HttpResponse:
     """``/backoffice/audit/?player=261619B&event=XX123&person=tess&page=2``."""
     filters = AuditFilter(

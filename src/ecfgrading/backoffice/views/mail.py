@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ecfgrading.backoffice.access import role_required
+from ecfgrading.backoffice.errors import office_view, refused
 from ecfgrading.backoffice.forms_members import GamesMailingForm
 from ecfgrading.registry.models import OutboxMessage
 from ecfgrading.services import mail, mail_tasks, members
@@ -18,7 +18,7 @@ from ecfgrading.services.errors import ServiceError
 
 
 @require_GET
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def outbox(request: HttpRequest) -> HttpResponse:
     """The outbox, newest first (``?status=`` keeps one status)."""
     status = request.GET.get("status", "")
@@ -36,14 +36,14 @@ def outbox(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def preview(request: HttpRequest) -> HttpResponse:
     """The dry run: what a send would deliver now, sending nothing."""
     return render(request, "backoffice/mail/preview.html", {"rows": mail.waiting_rows()})
 
 
 @require_POST
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def send(request: HttpRequest) -> HttpResponse:
     """Ask the worker to deliver what is due."""
     asked = mail.request_delivery()
@@ -56,7 +56,7 @@ def send(request: HttpRequest) -> HttpResponse:
     return redirect("backoffice:mail")
 
 
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def games(request: HttpRequest) -> HttpResponse:
     """GET: the dry run of the members' games mailing; POST: hand it to the worker."""
     form = GamesMailingForm(request.POST if request.method == "POST" else request.GET or None)
@@ -67,8 +67,7 @@ def games(request: HttpRequest) -> HttpResponse:
     try:
         planned = members.mail_games(list_id, before, dry_run=True)
     except ServiceError as error:
-        context["failure"] = str(error)
-        return render(request, "backoffice/mail/games.html", context, status=400)
+        return refused(request, "backoffice/mail/games.html", context, error)
     if request.method == "POST":
         mail_tasks.request_games_mailing(list_id, before, user=request.user)
         messages.success(

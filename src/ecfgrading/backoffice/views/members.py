@@ -5,12 +5,13 @@ member page starts from the record linked to his login (services.members.member_
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from ecfgrading.backoffice.access import role_required
+from ecfgrading.backoffice.errors import office_view, refused, refused_back
 from ecfgrading.backoffice.forms_members import (
     AbroadEventForm,
     GamesFormSet,
@@ -19,19 +20,19 @@ from ecfgrading.backoffice.forms_members import (
 )
 from ecfgrading.services import abroad, members
 from ecfgrading.services.accounts import Role
-from ecfgrading.services.errors import NotFound, ServiceError
+from ecfgrading.services.errors import ServiceError
 
 
 def _member_or_page(request: HttpRequest) -> members.DirectMember | HttpResponse:
     """The signed-in member's record, or the page telling him it is not linked yet."""
     try:
         return members.member_of(request.user)
-    except NotFound:
-        return render(request, "backoffice/members/unlinked.html")
+    except ServiceError as error:
+        return refused(request, "backoffice/members/unlinked.html", {}, error)
 
 
 @require_GET
-@role_required(Role.MEMBER)
+@office_view(Role.MEMBER)
 def member_home(request: HttpRequest) -> HttpResponse:
     """His games received for a July list (``?list=``), and his results from abroad."""
     member = _member_or_page(request)
@@ -40,10 +41,8 @@ def member_home(request: HttpRequest) -> HttpResponse:
     list_id = request.GET.get("list", "").strip() or members.default_list(timezone.localdate())
     try:
         games = members.games_received(member.player, list_id)
-    except ServiceError as error:
-        list_id = members.default_list(timezone.localdate())
-        messages.error(request, str(error))
-        games = members.games_received(member.player, list_id)
+    except ServiceError as error:  # a list asked for by hand: his page without it
+        return refused_back(request, error, reverse("backoffice:member_home"))
     context = {
         "member": member,
         "player": member.player,
@@ -53,7 +52,7 @@ def member_home(request: HttpRequest) -> HttpResponse:
     return render(request, "backoffice/members/home.html", context)
 
 
-@role_required(Role.MEMBER)
+@office_view(Role.MEMBER)
 def member_abroad(request: HttpRequest) -> HttpResponse:
     """The form for an event abroad: "check" shows the file built and its problems by
     line; "submit" keeps it for the grading team when it has no errors."""
@@ -76,13 +75,13 @@ def member_abroad(request: HttpRequest) -> HttpResponse:
             return redirect("backoffice:member_home")
         context["built"] = abroad.check_abroad(member, event)
     except ServiceError as error:
-        context["failure"] = str(error)
-        context["built"] = abroad.check_abroad(member, event)
+        built = {**context, "built": abroad.check_abroad(member, event)}
+        return refused(request, "backoffice/members/abroad.html", built, error)
     return render(request, "backoffice/members/abroad.html", context)
 
 
 @require_GET
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def abroad_list(request: HttpRequest) -> HttpResponse:
     """Results from abroad waiting for a decision, and the latest decided."""
     context = {
@@ -94,41 +93,35 @@ def abroad_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def abroad_review(request: HttpRequest, result_id: int) -> HttpResponse:
     """One result from abroad: the file built, its check against today's records."""
-    try:
-        found = abroad.review(result_id)
-    except NotFound as error:
-        raise Http404(str(error)) from None
+    found = abroad.review(result_id)
     context = {"review": found, "built": found.built, "reject": RejectForm()}
     return render(request, "backoffice/members/abroad_review.html", context)
 
 
 @require_POST
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def abroad_accept(request: HttpRequest, result_id: int) -> HttpResponse:
     """Import it with the team member as sender."""
     try:
         imported = abroad.accept_abroad(result_id, user=request.user)
-    except NotFound as error:
-        raise Http404(str(error)) from None
     except ServiceError as error:
-        messages.error(request, str(error))
-        return redirect("backoffice:abroad_review", result_id=result_id)
+        return refused_back(request, error, _review_url(result_id))
     if imported.accepted:
         messages.success(request, f"Imported as submission {imported.submission_id}.")
         return redirect("backoffice:abroad_list")
     context = {
-        "feedback": imported.feedback,
-        "text": imported.feedback.to_text(),
+        "report": imported.report,
+        "text": imported.report.to_text(),
         "result_id": result_id,
     }
     return render(request, "backoffice/members/abroad_refused.html", context, status=409)
 
 
 @require_POST
-@role_required(Role.TEAM)
+@office_view(Role.TEAM)
 def abroad_reject(request: HttpRequest, result_id: int) -> HttpResponse:
     """Reject it with a note the member reads."""
     form = RejectForm(request.POST)
@@ -136,10 +129,11 @@ def abroad_reject(request: HttpRequest, result_id: int) -> HttpResponse:
         if not form.is_valid():
             raise abroad.AbroadError("expected a note saying why, for the member, got nothing")
         abroad.reject_abroad(result_id, user=request.user, note=form.cleaned_data["note"])
-    except NotFound as error:
-        raise Http404(str(error)) from None
     except ServiceError as error:
-        messages.error(request, str(error))
-        return redirect("backoffice:abroad_review", result_id=result_id)
+        return refused_back(request, error, _review_url(result_id))
     messages.success(request, "Rejected; the member sees your note.")
     return redirect("backoffice:abroad_list")
+
+
+def _review_url(result_id: int) -> str:
+    return reverse("backoffice:abroad_review", kwargs={"result_id": result_id})

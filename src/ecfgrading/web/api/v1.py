@@ -1,17 +1,18 @@
 """/api/v1: the published lists as a documented, versioned JSON API (django-ninja).
 
-Every operation is a GET that calls one service of ``services.public`` (the same ones as
-the website, so an answer here agrees with the page) and answers with a typed schema
+Every operation is a GET that calls one read model of ``lookups`` (the same ones as the
+website, so an answer here agrees with the page) and answers with a typed schema
 (``schemas``): the OpenAPI schema at /api/v1/openapi.json says exactly what comes back,
 and /api/v1/docs shows it with Swagger UI served from our own files (``v1_docs``).
 
 - Answers are cached and carry ETag and Cache-Control (``web.caching.cached_page``, keyed
   by the data token): published versions never change, so a conditional request whose
   ETag still matches gets 304 without the answer being made again.
-- Errors are JSON ``{"message", "status"}``, never HTML nor a traceback: 404 for a code,
-  list or version not on record, 422 for malformed input (with each parameter's problem
-  in ``detail``), 409 when the records' state forbids it. Any path under /api/v1/ that
-  names no endpoint is a JSON 404 too.
+- Errors are the site's one JSON error body ``{"status", "kind", "message"}``
+  (``web.errors``), never HTML nor a traceback: a ServiceError by its kind, as the site
+  answers it (400 invalid, 404 not on record, 409 when the records' state forbids it);
+  422 for a parameter the schema refuses, with each parameter's problem in ``detail``.
+  Any path under /api/v1/ that names no endpoint is a JSON 404 too.
 """
 
 from __future__ import annotations
@@ -28,17 +29,7 @@ from ninja import NinjaAPI, Path, Query
 from ninja.errors import ValidationError
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.lookups import downloads
-from ecfgrading.lookups.api_conversions import Conversions, conversions
-from ecfgrading.lookups.api_lists import ENTRIES_PER_PAGE, ListPage, list_page
-from ecfgrading.lookups.api_players import (
-    PlayerGames,
-    PlayerHistory,
-    PlayerSummary,
-    player_games,
-    player_history,
-    player_summary,
-)
+from ecfgrading.formats.values import MAX_GRADE
 from ecfgrading.lookups.clubs import (
     MEMBERS_PER_PAGE,
     ClubSearch,
@@ -49,6 +40,7 @@ from ecfgrading.lookups.clubs import (
     find_clubs,
     find_county,
 )
+from ecfgrading.lookups.conversions import Conversions, conversions
 from ecfgrading.lookups.events import (
     EventDetail,
     EventSort,
@@ -57,15 +49,26 @@ from ecfgrading.lookups.events import (
     events_received,
     find_event,
 )
-from ecfgrading.lookups.lists import current_lists
+from ecfgrading.lookups.list_entries import ENTRIES_PER_PAGE, ListPage, list_page
+from ecfgrading.lookups.lists import catalogue
 from ecfgrading.lookups.members import Sort
 from ecfgrading.lookups.paging import MAX_PER_PAGE, PER_PAGE
-from ecfgrading.lookups.player import locate
+from ecfgrading.lookups.players import (
+    PlayerGames,
+    PlayerHistory,
+    PlayerSummary,
+    locate,
+    player_games,
+    player_history,
+    player_summary,
+)
 from ecfgrading.lookups.search import MAX_QUERY, PlayerSearch, search_players
-from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.errors import ServiceError
 from ecfgrading.web.api import schemas as out
 from ecfgrading.web.api.v1_docs import SelfHostedDocs
 from ecfgrading.web.caching import cached_page
+from ecfgrading.web.errors import json_error
+from ecfgrading.web.views.lists import catalogue_data
 
 logger = logging.getLogger("django.request")
 
@@ -81,9 +84,10 @@ VERSION = r"^(initial|august|rev[1-9][0-9]*)$"  # G26, G27
 SEASON = "^(19|20)(" + "|".join(f"{y:02d}-{(y + 1) % 100:02d}" for y in range(100)) + ")$"
 TEXT = r"^[^\x00]*$"  # what a lookup box may hold
 
-_STATUS = {ErrorKind.INVALID: 422, ErrorKind.NOT_FOUND: 404, ErrorKind.CONFLICT: 409}
 NOT_FOUND = {404: out.ErrorOut}
-INVALID = {422: out.InvalidOut}
+# 422: a parameter the schema refuses (django-ninja, with ``detail``); 400: one it lets
+# through that the lookup refuses (a ServiceError of kind INVALID, as on the page).
+INVALID = {400: out.ErrorOut, 422: out.InvalidOut}
 
 
 class _API(NinjaAPI):
@@ -118,17 +122,14 @@ api.add_decorator(cached_page, mode="view")
 
 
 def _error(message: str, status: int, **extra: Any) -> JsonResponse:
-    return JsonResponse(
-        {"message": message, "status": status, **extra},
-        status=status,
-        json_dumps_params={"ensure_ascii": False},
-    )
+    return json_error(status, message, **extra)
 
 
 @api.exception_handler(ServiceError)
 def _refused(request: HttpRequest, error: ServiceError) -> HttpResponse:
-    status = _STATUS[error.kind]
-    return _error(error.message, status, **({"detail": []} if status == 422 else {}))
+    """By kind, as the site answers it: a request the schema lets through but the
+    records cannot answer is 400, as the page's (``web.errors``)."""
+    return _error(error.message, error.kind.http_status)
 
 
 @api.exception_handler(ValidationError)
@@ -397,43 +398,9 @@ def event(request: HttpRequest, code: str = Path(..., pattern=EVENT, max_length=
 
 @api.get("/lists", response=out.ListsOut, tags=["lists"], summary="Every published list")
 def lists(request: HttpRequest) -> dict[str, Any]:
-    """Every list and version published, with download addresses, and which are current."""
-    found = downloads.catalogue()
-    return {
-        "current": [
-            {"rate": rate.value, "list": item.list_id, "version": item.current.name}
-            for rate, item in current_lists().items()
-        ],
-        "lists": [_list_files(item) for item in found],
-    }
-
-
-def _list_files(item: downloads.ListFiles) -> dict[str, Any]:
-    return {
-        "list": item.list_id,
-        "label": item.label,
-        "downloads": _urls(item.whole),
-        "versions": [
-            {
-                "rate": v.version.rate.value,
-                "version": v.version.name,
-                "published_at": v.version.published_at,
-                "current": v.current,
-                "downloads": _urls(v.files),
-                "entries": _entries_url(item.list_id, v.version.rate.value, v.version.name),
-            }
-            for v in item.versions
-        ],
-    }
-
-
-def _urls(links: tuple[downloads.FileLink, ...]) -> dict[str, str]:
-    return {link.fmt: reverse("web:download", args=[link.filename]) for link in links}
-
-
-def _entries_url(list_id: str, rate: str, version: str) -> str:
-    url = reverse("api-v1:list_entries", kwargs={"list_id": list_id, "rate": rate})
-    return f"{url}?version={version}"
+    """Every list and version published, with download addresses, and which are current:
+    the lists page's JSON twin, /lists/?format=json, without its conversion table."""
+    return catalogue_data(catalogue())
 
 
 @api.get(
@@ -463,7 +430,7 @@ def list_entries(
 )
 def conversion(
     request: HttpRequest,
-    ecf: float | None = Query(None, ge=-100, le=400, description="An ECF grade."),
+    ecf: float | None = Query(None, ge=-100, le=MAX_GRADE, description="An ECF grade."),
     fide: float | None = Query(None, ge=0, le=4000, description="A FIDE rating."),
     elo: float | None = Query(None, ge=0, le=4000, description="A national Elo rating."),
 ) -> Conversions:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
 from ecfgrading.lookups.clubs import (
     ClubMatch,
-    ClubNotFound,
     MemberList,
     club_members,
     county_members,
@@ -74,10 +73,7 @@ def club(request: HttpRequest, code: str) -> HttpResponse:
     """``/clubs/<code>/?sort=standard&inactive=1``; ``/clubs/club-<id>/`` for a club
     known by name only."""
     sort, inactive, number = _options(request)
-    try:
-        listing = club_members(code, sort=sort, inactive=inactive, page=number)
-    except ClubNotFound as missing:
-        raise Http404(str(missing)) from None
+    listing = club_members(code, sort=sort, inactive=inactive, page=number)
     if listing.club is not None and listing.club.key != code:
         return _moved(request, reverse("web:club", args=[listing.club.key]))
     return _members_page(request, listing, team=False)
@@ -88,10 +84,7 @@ def county(request: HttpRequest, code: str) -> HttpResponse:
     """``/counties/<key>/``: all members of all its clubs; ``?team=1``: its county team."""
     team = request.GET.get("team") == "1"
     sort, inactive, number = _options(request)
-    try:
-        listing = county_members(code, team=team, sort=sort, inactive=inactive, page=number)
-    except ClubNotFound as missing:
-        raise Http404(str(missing)) from None
+    listing = county_members(code, team=team, sort=sort, inactive=inactive, page=number)
     if listing.county is not None and listing.county.key != code:
         return _moved(request, reverse("web:county", args=[listing.county.key]))
     return _members_page(request, listing, team=team)

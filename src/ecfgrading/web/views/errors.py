@@ -1,24 +1,26 @@
-"""Errors are pages (or JSON for JSON clients), never tracebacks."""
+"""Errors are pages (or JSON for JSON clients), never tracebacks: Django's 404 and 500
+handlers, answering as ``web.errors`` answers a ServiceError (one page, one JSON body)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ecfgrading.web.render import json_error, wants_json
+from ecfgrading.web.errors import error_page, json_error
+from ecfgrading.web.render import wants_json
+
+NO_PAGE = "There is no page at this address."
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """A 404 with the lookup boxes; the message of an Http404 raised by a view is shown."""
-    message = _message(exception)
-    if wants_json(request):
-        return json_error(message or "not found", 404)
-    return render(request, "web/404.html", {"message": message}, status=404)
+    return error_page(request, 404, _message(exception) or NO_PAGE)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    """A plain page that needs nothing the failure may have broken (500.html)."""
     if wants_json(request):
-        return json_error("the server could not answer; try again later", 500)
+        return json_error(500, "the server could not answer; try again later")
     return render(request, "web/500.html", status=500)
 
 

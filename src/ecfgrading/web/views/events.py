@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -14,7 +14,6 @@ from ecfgrading.lookups.events import (
     find_event,
 )
 from ecfgrading.lookups.paging import page_number
-from ecfgrading.services.errors import ServiceError
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
 from ecfgrading.web.views.clubs import players_url
@@ -27,14 +26,11 @@ EVENT = "web/events/event.html"
 def received(request: HttpRequest) -> HttpResponse:
     """``/events/?season=2011-12&sort=name&page=2``; the latest season by default."""
     sort = EventSort.parse(request.GET.get("sort"))
-    try:
-        found = events_received(
-            request.GET.get("season") or None,
-            sort=sort,
-            page=page_number(request.GET.get("page")),
-        )
-    except ServiceError as bad:
-        raise Http404(f"{bad} See the events received.") from None
+    found = events_received(
+        request.GET.get("season") or None,
+        sort=sort,
+        page=page_number(request.GET.get("page")),
+    )
     path = reverse("web:events")
     base = _query(found.season, sort)
     context = {
@@ -59,10 +55,7 @@ def received(request: HttpRequest) -> HttpResponse:
 @cached_page
 def event(request: HttpRequest, code: str) -> HttpResponse:
     """``/events/<code>/``: the event and its results, by round or by match."""
-    try:
-        recorded = find_event(code)
-    except ServiceError as missing:
-        raise Http404(str(missing)) from None
+    recorded = find_event(code)
     if recorded != code:
         return redirect("web:event", code=recorded, permanent=True)
     detail = event_detail(recorded)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,12 +22,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 from django_ratelimit.core import get_usage
 
-from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.feedback import (
     KINDS,
     MAX_LENGTHS,
     FeedbackError,
-    Report,
+    NewFeedback,
     feedback_status,
     submit_feedback,
 )
@@ -61,11 +60,11 @@ def form(request: HttpRequest) -> HttpResponse:
     if not sent.is_valid():
         return _page(request, sent, status=400)
     try:
-        ref = submit_feedback(Report(**sent.cleaned_data))
+        ref = submit_feedback(NewFeedback(**sent.cleaned_data))
     except FeedbackError as error:
         for field, problem in error.problems.items():
             sent.add_error(field if field in sent.fields else None, problem)
-        return _page(request, sent, status=400)
+        return _page(request, sent, status=error.kind.http_status)
     _count(request)
     return redirect(f"{_status_url(ref)}?sent=1")
 
@@ -73,10 +72,7 @@ def form(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_safe
 def status(request: HttpRequest, ref: str) -> HttpResponse:
-    try:
-        found = feedback_status(ref)
-    except ServiceError as error:
-        raise Http404(error.message) from None
+    found = feedback_status(ref)
     if found.ref != ref:  # fb-7k3m9qxa: the canonical address has capitals
         return redirect(_status_url(found.ref), permanent=True)
     context = {"report": found, "just_sent": request.GET.get("sent") == "1"}

@@ -1,9 +1,9 @@
-"""The grading team's pages (issue 11, item 3): every view admits the team only and
-calls services.team."""
+"""The grading team's pages (issue 11, item 3): every view admits the team only, calls
+services.team, and leaves a refusal to backoffice.errors."""
 
 from __future__ import annotations
 
-from ecfgrading.backoffice.access import role_required
+from ecfgrading.backoffice.errors import office_view
 from ecfgrading.services.accounts import Role
 
-team_only = role_required(Role.TEAM)
+team_only = office_view(Role.TEAM)

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from ecfgrading.backoffice.errors import refused
 from ecfgrading.backoffice.forms_team import AssignmentForm
 from ecfgrading.backoffice.views.team import team_only
 from ecfgrading.engine import Rate
@@ -19,7 +20,11 @@ def index(request: HttpRequest) -> HttpResponse:
     """GET: the form and the latest assignments. POST: the proposal to confirm; POST
     with ``confirm``: saved."""
     form = AssignmentForm(request.POST or None)
-    context: dict[str, object] = {"form": form, "rows": assignments.latest()}
+    context: dict[str, object] = {
+        "form": form,
+        "rows": assignments.latest(),
+        "fide_formula": assignments.fide_formula(),
+    }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         grade = float(data["grade"]) if data["grade"] is not None else None
@@ -40,9 +45,8 @@ def index(request: HttpRequest) -> HttpResponse:
                 )
             assignments.assign(proposed, user=request.user)
         except ServiceError as error:
-            context["failure"] = str(error)
-        else:
-            messages.success(request, f"Saved: {proposed.words}")
-            return redirect("backoffice:team_assignments")
+            return refused(request, "backoffice/team/assignments.html", context, error)
+        messages.success(request, f"Saved: {proposed.words}")
+        return redirect("backoffice:team_assignments")
     status = 400 if request.method == "POST" else 200
     return render(request, "backoffice/team/assignments.html", context, status=status)

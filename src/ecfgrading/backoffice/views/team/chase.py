@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from ecfgrading.backoffice.errors import refused_back
 from ecfgrading.backoffice.views.team import team_only
-from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.team import chasing
 
 
@@ -27,10 +29,7 @@ def chase(request: HttpRequest, event_id: int) -> HttpResponse:
     try:
         record = chasing.chase(event_id, today=timezone.localdate(), user=request.user)
     except ServiceError as error:
-        if error.kind == ErrorKind.NOT_FOUND:
-            raise Http404(str(error)) from None
-        messages.error(request, f"Not chased: {error}")
-        return redirect("backoffice:team_chase")
+        return refused_back(request, error, reverse("backoffice:team_chase"), prefix="Not chased: ")
     to = record.message.to if record.message else "the officer"
     messages.success(request, f"Chased {record.event.code}: a reminder is queued for {to}.")
     return redirect("backoffice:team_chase")

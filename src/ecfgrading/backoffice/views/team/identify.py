@@ -4,17 +4,20 @@ previewed on a page of its own before a POST carries it out."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from ecfgrading.backoffice.errors import refused
 from ecfgrading.backoffice.forms_team import LinkForm, MergeForm
 from ecfgrading.backoffice.views.team import team_only
 from ecfgrading.services.errors import ServiceError
+from ecfgrading.services.merge import merge_players
 from ecfgrading.services.team import identification
 
 _T = "backoffice/team/"
+_NO_ACTION = "expected an action: link or new"
 
 
 @require_GET
@@ -27,7 +30,7 @@ def queue(request: HttpRequest) -> HttpResponse:
 @team_only
 def case(request: HttpRequest, case_id: int) -> HttpResponse:
     """The case as its file gave it, its waiting games, and its candidates side by side."""
-    return _case_page(request, case_id)
+    return render(request, _T + "case.html", _case_context(case_id))
 
 
 @require_GET
@@ -42,11 +45,9 @@ def preview(request: HttpRequest, case_id: int) -> HttpResponse:
         elif action == "new":
             shown = identification.preview_new(case_id)
         else:
-            return _back(request, case_id, "expected an action: link or new")
-    except identification.CaseNotFound as error:
-        raise Http404(str(error)) from None
-    except ServiceError as error:
-        return _back(request, case_id, str(error))
+            raise ServiceError(_NO_ACTION)
+    except ServiceError as error:  # a case gone is the error page: its page is gone too
+        return refused(request, _T + "case.html", _case_context(case_id), error)
     context = {"preview": shown, "case_id": case_id, "action": action, "code": code}
     return render(request, _T + "case_confirm.html", context)
 
@@ -62,11 +63,9 @@ def decide(request: HttpRequest, case_id: int) -> HttpResponse:
         elif action == "new":
             player = identification.create(case_id, user=request.user)
         else:
-            return _back(request, case_id, "expected an action: link or new")
-    except identification.CaseNotFound as error:
-        raise Http404(str(error)) from None
+            raise ServiceError(_NO_ACTION)
     except ServiceError as error:
-        return _back(request, case_id, str(error))
+        return refused(request, _T + "case.html", _case_context(case_id), error)
     verb = "linked to" if action == "link" else "created as"
     messages.success(request, f"Case {case_id} {verb} {player.name} ({player.ref}).")
     return redirect("backoffice:team_identify")
@@ -82,7 +81,7 @@ def merge(request: HttpRequest) -> HttpResponse:
         absorbed, into = form.cleaned_data["absorbed"], form.cleaned_data["into"]
         try:
             if request.method == "POST":
-                kept = identification.merge(
+                kept = merge_players(
                     absorbed, into, why=form.cleaned_data["why"], user=request.user
                 )
                 messages.success(
@@ -91,29 +90,15 @@ def merge(request: HttpRequest) -> HttpResponse:
                 return redirect("backoffice:team_player", code=kept.ref)
             context["preview"] = identification.preview_merge(absorbed, into)
         except ServiceError as error:
-            context["failure"] = str(error)
+            return refused(request, _T + "merge.html", context, error)
     status = 400 if request.method == "POST" else 200
     return render(request, _T + "merge.html", context, status=status)
 
 
-def _back(request: HttpRequest, case_id: int, failure: str) -> HttpResponse:
-    return _case_page(request, case_id, failure=failure, status=400)
-
-
-def _case_page(
-    request: HttpRequest, case_id: int, *, failure: str = "", status: int = 200
-) -> HttpResponse:
-    try:
-        detail = identification.case_detail(case_id, today=timezone.localdate())
-    except ServiceError as error:
-        raise Http404(str(error)) from None
-    context = {
-        "case": detail,
-        "link": LinkForm(),
-        "merge_pairs": _pairs(detail.candidates),
-        "failure": failure,
-    }
-    return render(request, _T + "case.html", context, status=status)
+def _case_context(case_id: int) -> dict[str, object]:
+    """The case page's context (a case not on record raises CaseNotFound: a 404)."""
+    detail = identification.case_detail(case_id, today=timezone.localdate())
+    return {"case": detail, "link": LinkForm(), "merge_pairs": _pairs(detail.candidates)}
 
 
 def _pairs(candidates: tuple[identification.Profile, ...]) -> list[tuple[str, str]]:

@@ -5,16 +5,17 @@ waits for it."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from ecfgrading.backoffice.errors import refused
 from ecfgrading.backoffice.forms_team import ComputeForm
 from ecfgrading.backoffice.views.team import team_only
 from ecfgrading.engine import Rate
-from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.team import publishing
 
 _T = "backoffice/team/"
@@ -34,15 +35,14 @@ def index(request: HttpRequest) -> HttpResponse:
                 data["list_id"], Rate(data["rate"]), data["version"], user=request.user
             )
         except ServiceError as error:
-            context["failure"] = str(error)
-        else:
-            seconds = sum(run.seconds.values())
-            messages.success(
-                request,
-                f"Computed {run.rate} {run.list_id} {run.version}: {run.published} players "
-                f"published, in {seconds:.1f} s.",
-            )
-            return redirect(_draft_url(run.list_id, run.rate, run.version))
+            return refused(request, _T + "lists.html", context, error)
+        seconds = sum(run.seconds.values())
+        messages.success(
+            request,
+            f"Computed {run.rate} {run.list_id} {run.version}: {run.published} players "
+            f"published, in {seconds:.1f} s.",
+        )
+        return redirect(_draft_url(run.list_id, run.rate, run.version))
     status = 400 if request.method == "POST" else 200
     return render(request, _T + "lists.html", context, status=status)
 
@@ -63,8 +63,7 @@ def publish(request: HttpRequest, list_id: str, rate: str, version: str) -> Http
         try:
             publishing.publish(list_id, Rate(rate), version, user=request.user)
         except ServiceError as error:
-            context = {"page": page, "failure": str(error)}
-            return render(request, _T + "publish.html", context, status=409)
+            return refused(request, _T + "publish.html", {"page": page}, error)
         messages.success(request, f"Published {rate} {list_id} {version}.")
         return redirect(_draft_url(list_id, rate, version))
     return render(request, _T + "publish.html", {"page": page})
@@ -72,13 +71,8 @@ def publish(request: HttpRequest, list_id: str, rate: str, version: str) -> Http
 
 def _page(list_id: str, rate: str, version: str) -> publishing.DraftPage:
     if rate not in {r.value for r in Rate}:
-        raise Http404(f"expected a rate standard or rapid, got {rate!r}")
-    try:
-        return publishing.draft_page(list_id, Rate(rate), version, today=timezone.localdate())
-    except ServiceError as error:
-        if error.kind == ErrorKind.NOT_FOUND or error.kind == ErrorKind.INVALID:
-            raise Http404(str(error)) from None
-        raise
+        raise NotFound(f"expected a rate standard or rapid, got {rate!r}")
+    return publishing.draft_page(list_id, Rate(rate), version, today=timezone.localdate())
 
 
 def _draft_url(list_id: str, rate: str, version: str) -> str:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from ecfgrading.backoffice.errors import refused, refused_back
 from ecfgrading.backoffice.views.team import team_only
-from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.team import memberships
 
 
@@ -22,9 +24,7 @@ def lookup(request: HttpRequest) -> HttpResponse:
         try:
             found = memberships.team_player(code, today=timezone.localdate())
         except ServiceError as error:
-            return render(
-                request, "backoffice/team/players.html", {"code": code, "failure": str(error)}
-            )
+            return refused(request, "backoffice/team/players.html", {"code": code}, error)
         return redirect("backoffice:team_player", code=found.profile.code)
     return render(request, "backoffice/team/players.html", {"code": ""})
 
@@ -41,25 +41,23 @@ def end_membership(request: HttpRequest, code: str, membership_id: int) -> HttpR
     found = _found(code)
     line = next((m for m in found.profile.clubs if m.id == membership_id), None)
     if line is None:
-        raise Http404(f"expected a membership of {found.profile.code}")
+        raise NotFound(f"expected a membership of {found.profile.code}")
     if request.method == "POST":
         try:
             memberships.end_membership(
                 found.profile.code, membership_id, on=timezone.localdate(), user=request.user
             )
         except ServiceError as error:
-            messages.error(request, f"Nothing changed: {error}")
-        else:
-            messages.success(request, f"{found.profile.name}'s membership of {line.name} is ended.")
-        return redirect("backoffice:team_player", code=found.profile.code)
+            return refused_back(request, error, _url(found), prefix="Nothing changed: ")
+        messages.success(request, f"{found.profile.name}'s membership of {line.name} is ended.")
+        return redirect(_url(found))
     context = {"found": found, "line": line}
     return render(request, "backoffice/team/membership_confirm.html", context)
 
 
 def _found(code: str) -> memberships.TeamPlayer:
-    try:
-        return memberships.team_player(code, today=timezone.localdate())
-    except ServiceError as error:
-        if error.kind in (ErrorKind.NOT_FOUND, ErrorKind.INVALID):
-            raise Http404(str(error)) from None
-        raise
+    return memberships.team_player(code, today=timezone.localdate())
+
+
+def _url(found: memberships.TeamPlayer) -> str:
+    return reverse("backoffice:team_player", kwargs={"code": found.profile.code})

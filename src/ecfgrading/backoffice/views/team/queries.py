@@ -4,15 +4,16 @@ decline; the sender's status page reads the same record."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from ecfgrading.backoffice.errors import refused, refused_back
 from ecfgrading.backoffice.forms_team import AnswerForm, AssignToForm
 from ecfgrading.backoffice.views.team import team_only
 from ecfgrading.registry.models import Feedback
-from ecfgrading.services.errors import NotFound, ServiceError
+from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.team import queries
 
 _T = "backoffice/team/"
@@ -35,10 +36,17 @@ def index(request: HttpRequest) -> HttpResponse:
 @team_only
 def detail(request: HttpRequest, ref: str) -> HttpResponse:
     """The query with the sender's details (private), and the answer form."""
-    feedback = _query(ref)
+    feedback = queries.query(ref)
     initial = {"answer": feedback.answer, "status": feedback.status}
     form = AnswerForm(request.POST or None, initial=initial)
-    failure = ""
+    context = {
+        "query": feedback,
+        "form": form,
+        "assign": AssignToForm(
+            queries.team_members(),
+            initial={"member": feedback.assigned_to_id or ""},
+        ),
+    }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         correction = (
@@ -57,21 +65,11 @@ def detail(request: HttpRequest, ref: str) -> HttpResponse:
                 correction=correction,
             )
         except ServiceError as error:
-            failure = str(error)
-        else:
-            mailed = " The sender is told by e-mail." if done.mailed else ""
-            noted = " The amendment is recorded." if done.amendment else ""
-            messages.success(request, f"{done.ref} is now {done.status}.{mailed}{noted}")
-            return redirect("backoffice:team_query", ref=done.ref)
-    context = {
-        "query": feedback,
-        "form": form,
-        "assign": AssignToForm(
-            queries.team_members(),
-            initial={"member": feedback.assigned_to_id or ""},
-        ),
-        "failure": failure,
-    }
+            return refused(request, _T + "query.html", context, error)
+        mailed = " The sender is told by e-mail." if done.mailed else ""
+        noted = " The amendment is recorded." if done.amendment else ""
+        messages.success(request, f"{done.ref} is now {done.status}.{mailed}{noted}")
+        return redirect("backoffice:team_query", ref=done.ref)
     status = 400 if request.method == "POST" else 200
     return render(request, _T + "query.html", context, status=status)
 
@@ -79,7 +77,7 @@ def detail(request: HttpRequest, ref: str) -> HttpResponse:
 @require_POST
 @team_only
 def assign(request: HttpRequest, ref: str) -> HttpResponse:
-    feedback = _query(ref)
+    feedback = queries.query(ref)
     form = AssignToForm(queries.team_members(), request.POST)
     if not form.is_valid():
         messages.error(request, "Nothing changed: choose a member of the grading team.")
@@ -87,14 +85,11 @@ def assign(request: HttpRequest, ref: str) -> HttpResponse:
     try:
         done = queries.assign(feedback.ref, form.cleaned_data["member"], user=request.user)
     except ServiceError as error:
-        raise Http404(str(error)) from None
+        return refused_back(request, error, _url(feedback.ref), prefix="Nothing changed: ")
     who = done.assigned_to.get_username() if done.assigned_to else "no one"
     messages.success(request, f"{done.ref} is assigned to {who}.")
     return redirect("backoffice:team_query", ref=done.ref)
 
 
-def _query(ref: str) -> Feedback:
-    try:
-        return queries.query(ref)
-    except NotFound as error:
-        raise Http404(str(error)) from None
+def _url(ref: str) -> str:
+    return reverse("backoffice:team_query", kwargs={"ref": ref})

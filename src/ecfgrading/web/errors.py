@@ -1,0 +1,89 @@
+"""The public site's one mapping of the error contract (``ecfgrading.errors``), and the
+one JSON error body of every door that answers in JSON.
+
+A ``ServiceError`` escaping a view of the site becomes, by its kind (INVALID 400,
+NOT_FOUND 404, CONFLICT 409: ``ErrorKind.http_status``), the error page in the site's
+layout with its message, or, when the request asks for the page's JSON twin, the body
+
+    {"status": 400, "kind": "invalid", "message": "expected a season such as 2011-12, got 'x'"}
+
+/api/v1 answers with the same body (``web.api.v1``), and so do the site's 404 and 500
+handlers (``web.views.errors``). Views therefore never catch a ``ServiceError`` to
+choose a status; they catch one only to show a form again. The compatible API keeps the
+federation's own shape (``web.api.compat``), a wire contract of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from ecfgrading.errors import ErrorKind, ServiceError
+from ecfgrading.web.render import wants_json
+
+# The body's "kind" by status: the contract's kinds, and the statuses the site and the
+# API answer without a ServiceError (django-ninja's own refusal of a malformed parameter
+# is 422, invalid too).
+KINDS: dict[int, str] = {kind.http_status: kind.value for kind in ErrorKind} | {
+    405: "not-allowed",
+    422: ErrorKind.INVALID.value,
+    500: "server-error",
+}
+
+# What the error page's heading says, by kind.
+HEADINGS = {
+    ErrorKind.INVALID.value: "Not understood",
+    ErrorKind.NOT_FOUND.value: "Not found",
+    ErrorKind.CONFLICT.value: "Not possible now",
+}
+
+
+def error_body(status: int, message: str, **extra: Any) -> dict[str, Any]:
+    """The one JSON error body: ``status``, ``kind``, ``message`` (and for a malformed
+    API request, ``detail``: each parameter's problem)."""
+    return {"status": status, "kind": KINDS[status], "message": message, **extra}
+
+
+def json_error(status: int, message: str, **extra: Any) -> JsonResponse:
+    return JsonResponse(
+        error_body(status, message, **extra),
+        status=status,
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+def error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    """The error page in the site's layout, or the JSON error body for a JSON request;
+    both vary on Accept, as the pages do."""
+    if wants_json(request):
+        response: HttpResponse = json_error(status, message)
+    else:
+        kind = KINDS[status]
+        context = {
+            "kind": kind,
+            "heading": HEADINGS[kind],
+            "message": message,
+            # A request the page did not understand is its query: the page without it.
+            "plain_url": request.path if kind == ErrorKind.INVALID and request.GET else "",
+        }
+        response = render(request, "web/error.html", context, status=status)
+    response["Vary"] = "Accept"
+    return response
+
+
+class ServiceErrorMiddleware:
+    """A ``ServiceError`` escaping a view is its error page (or JSON body), by kind."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, ServiceError):
+            return None
+        return error_page(request, exception.kind.http_status, exception.message)
