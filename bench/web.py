@@ -112,10 +112,10 @@ def sample(pool: int, seed: int, formats: Sequence[str] = ("csv",)) -> dict[str,
 
 
 def _sampled(pool: int, rng: random.Random, formats: Sequence[str]) -> dict[str, list[str]]:
-    from ecfgrading.lookups.api_lists import ENTRIES_PER_PAGE
     from ecfgrading.lookups.clubs import club_index
-    from ecfgrading.lookups.downloads import catalogue
-    from ecfgrading.lookups.lists import current_lists
+    from ecfgrading.lookups.list_entries import ENTRIES_PER_PAGE
+    from ecfgrading.lookups.list_files import links
+    from ecfgrading.lookups.lists import catalogue, current_lists
     from ecfgrading.registry.models import Event, ListEntry, Player
 
     current = current_lists()
@@ -138,9 +138,10 @@ def _sampled(pool: int, rng: random.Random, formats: Sequence[str]) -> dict[str,
         entries = ListEntry.objects.filter(version_id=each.current.id).count()
         last = max(1, -(-entries // ENTRIES_PER_PAGE))
         pages += [f"/api/v1/lists/{each.list_id}/{rate.value}?page={n}" for n in range(1, last + 1)]
-    latest = catalogue()[0]  # the newest list: its whole files and each version's
-    links = [*latest.whole, *(link for row in latest.versions for link in row.files)]
-    files = [link.filename for link in links if link.fmt in formats]
+    latest = catalogue().lists[0]  # the newest list: its whole files and each version's
+    shown = [links(v.info.list_id, v.info.rate, v.info.name) for v in latest.versions]
+    every = [*links(latest.list_id), *(link for files in shown for link in files)]
+    files = [link.filename for link in every if link.fmt in formats]
     return {
         "home": ["/"],
         "player lookup (name)": [

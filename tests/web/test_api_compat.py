@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine import GradingCode
+from ecfgrading.errors import ServiceError
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -37,6 +38,7 @@ from ecfgrading.registry.models import (
     Player,
     StoredGamePoints,
 )
+from ecfgrading.web.api.compat import payloads
 
 pytestmark = pytest.mark.django_db
 
@@ -343,6 +345,14 @@ def test_ratings_of_no_one_of_blitz_or_on_a_bad_date_are_success_false(
     ):
         found = body(v2(client, route))
         assert found["success"] is False and found["message"], route
+
+
+def test_dates_are_read_as_the_federation_writes_them() -> None:
+    assert payloads.day_asked("2012-09-01") == dt.date(2012, 9, 1)
+    assert payloads.day_asked(None) is None  # the current lists
+    for bad in ("2012-13-01", "01/09/2012", "yesterday"):
+        with pytest.raises(ServiceError, match="expected a date YYYY-MM-DD"):
+            payloads.day_asked(bad)
 
 
 # -- v2: games ------------------------------------------------------------------------------

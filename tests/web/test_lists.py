@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import calendar
+import datetime as dt
 import io
 import json
 from typing import Any
@@ -17,7 +18,7 @@ from openpyxl import load_workbook
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine.types import Rate
-from ecfgrading.lookups import downloads
+from ecfgrading.lookups import list_files
 from ecfgrading.lookups.exports import export_list
 from ecfgrading.registry.models import ListVersion
 
@@ -87,6 +88,41 @@ def test_the_json_twin_lists_the_same_versions(client: Client, demo: DemoSummary
     assert found == expected
     listed = [item["list"] for item in data["lists"]]
     assert listed == sorted(listed, reverse=True)  # latest first
+
+
+def test_the_twin_and_the_api_give_one_catalogue(client: Client, demo: DemoSummary) -> None:
+    """One catalogue, one representation (style 18): /lists/?format=json is /api/v1/lists
+    with the conversion table beside it, field for field."""
+    twin = client.get("/lists/", {"format": "json"}).json()
+    api = client.get("/api/v1/lists").json()
+    assert _same_times(twin["lists"]) == _same_times(api["lists"])
+    assert twin["current"] == api["current"]
+    assert sum(len(item["versions"]) for item in api["lists"]) == len(_published())
+
+
+def test_the_home_page_shows_a_version_as_the_catalogue_does(
+    client: Client, demo: DemoSummary
+) -> None:
+    home = client.get("/", {"format": "json"}).json()
+    listed = client.get("/lists/", {"format": "json"}).json()
+    catalogue = {
+        (v["list"], v["rate"], v["version"]): v for i in listed["lists"] for v in i["versions"]
+    }
+    shown = [v for item in home["lists"] for v in item["versions"]]
+    assert shown
+    for version in shown:
+        assert version == catalogue[(version["list"], version["rate"], version["version"])]
+
+
+def _same_times(value: Any) -> Any:
+    """JSON with its times read as times: the twin writes +00:00 where the API writes Z."""
+    if isinstance(value, dict):
+        return {k: _same_times(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_same_times(v) for v in value]
+    if isinstance(value, str) and len(value) > 18 and value[10:11] == "T":
+        return dt.datetime.fromisoformat(value)
+    return value
 
 
 def test_the_current_version_is_marked_as_such(client: Client, demo: DemoSummary) -> None:
@@ -244,10 +280,10 @@ def test_a_file_another_server_is_making_is_waited_for_then_made_if_need_be(
     client: Client, demo: DemoSummary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     list_id = _latest_standard_list()
-    resolved = downloads.resolve(downloads.parse_filename(_file(list_id)))
+    resolved = list_files.resolve(list_files.parse_filename(_file(list_id)))
     making = f"listfile:{resolved.tag}:making"
     cache.add(making, 1)  # another server started and never finished
-    monkeypatch.setattr(downloads, "_WAIT_SECONDS", 0.3)
+    monkeypatch.setattr(list_files, "_WAIT_SECONDS", 0.3)
 
     response = client.get(f"/downloads/{_file(list_id)}")
 

@@ -372,6 +372,28 @@ def test_the_json_twin_gives_the_same_players(client, revision) -> None:
     assert only["standard"]["august_grade"] == changed.grade
 
 
+def test_the_json_twin_is_the_apis_lookup_with_the_pages_row_numbers(
+    client, demo: DemoSummary
+) -> None:
+    """Field for field /api/v1/players' answer to the same query (one name per fact: the
+    current lists' ``list`` and ``version`` as everywhere in the API)."""
+    for twin_query, api_query in (
+        ("q=s&inactive=1&page=2", "q=s&inactive=true&page=2"),
+        ("q=zzzzz", "q=zzzzz"),  # nothing found: the shorter query to try
+    ):
+        twin = json.loads(get(client, f"{twin_query}&format=json").content)
+        api = json.loads(client.get(f"/api/v1/players?{api_query}").content)
+        assert {k: v for k, v in twin.items() if k != "page"} == {
+            k: v for k, v in api.items() if k != "page"
+        }
+        assert twin["page"] == {
+            **api["page"],
+            "first": twin["page"]["first"],
+            "last": twin["page"]["last"],
+        }
+    assert {"list", "rate", "version", "published_at"} == set(twin["lists"][0])
+
+
 def test_a_code_query_in_json_answers_with_its_player(client, demo: DemoSummary) -> None:
     player = some_player()
     response = get(client, f"q={player.code:06d}&format=json")

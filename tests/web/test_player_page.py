@@ -1,6 +1,6 @@
 """/players/<code>/ through Django's test client: the demo federation for what any player
 shows (expected values read from the registry by plain queries), the hand-worked
-federation of tests/lookups/test_player.py for figures worked by hand."""
+federation of tests/lookups/test_players.py for figures worked by hand."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from ecfgrading.lookups import provisional
 from ecfgrading.registry.models import Game, ListEntry, ListVersion, Player, StoredGamePoints
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.results.view import shared_view
-from tests.lookups.test_player import imported, notional_history, run
+from tests.lookups.test_players import imported, notional_history, run
 
 pytestmark = pytest.mark.django_db
 
@@ -198,12 +198,113 @@ def test_the_json_twin_has_the_same_facts_with_iso_dates(client: Client, demo: D
         entry.grade * 8 + 600,
     )
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT.*", standard["published_at"])
-    assert [row["list_id"] for row in data["history"]] == sorted(
-        (row["list_id"] for row in data["history"]), reverse=True
+    assert [row["list"] for row in data["history"]] == sorted(
+        (row["list"] for row in data["history"]), reverse=True
     )
     for game in standard["breakdown"]["games"]:
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", game["date"])
-    assert {n["list_id"] for n in data["next_lists"]} == {"2013-07", "2013-01"}
+    assert {n["list"] for n in data["next_lists"]} == {"2013-07", "2013-01"}
+
+
+# --- one player, every door (issue 20) ---------------------------------------------------
+
+RATES = ("standard", "rapid")
+# The JSON of each door for the same four facts of one rate.
+TWIN_API = ("grade", "category", "games_counted", "august_grade")
+
+
+def json_of(client: Client, address: str) -> Any:
+    response = client.get(address)
+    assert response.status_code == 200, (address, response.content[:300])
+    return json.loads(response.content)
+
+
+def published_in(rate: str) -> tuple[ListVersion, dict[int, ListEntry], dict[int, int]]:
+    """The current version of the rate's latest list, its published entries by player, and
+    the grades its August version published (G27), by plain queries."""
+    version = current_version(rate)
+    entries = ListEntry.objects.filter(version=version, published=True)
+    august = ListVersion.objects.filter(
+        grading_list=version.grading_list, name="august", status="published"
+    ).first()
+    in_august = ListEntry.objects.filter(version=august, published=True)
+    return (
+        version,
+        {e.player_id: e for e in entries},
+        dict(in_august.values_list("player_id", "grade")),
+    )
+
+
+def test_every_published_player_has_the_same_grades_at_every_door(
+    client: Client, demo: DemoSummary
+) -> None:
+    """Over the whole demo list: the page's JSON twin, /api/v1/players/{code}, the rating
+    API's rating and its rating list give the grade, category, games and August grade
+    that the registry holds for every player published in either rate."""
+    expected = {rate: published_in(rate) for rate in RATES}
+    # The demo's July lists are current at their August versions (G26): the case in which
+    # the twin once gave no August grade where /api/v1 gave one.
+    assert {version.name for version, _e, _a in expected.values()} == {"august"}
+    everyone = sorted({pid for _v, entries, _a in expected.values() for pid in entries})
+    assert len(everyone) > 100  # the whole list, not a sample
+    listed = json_of(client, "/v2/new/api.php?v2/rating_list")
+    column = {name: k for k, name in enumerate(listed["column_names"])}
+    rows = {row[column["ECF_code"]]: row for row in listed["players"]}
+    for player in Player.objects.filter(id__in=everyone).order_by("code"):
+        code = player.ref
+        twin = json_of(client, url(code) + "?format=json")
+        api = json_of(client, f"/api/v1/players/{code}")
+        for rate in RATES:
+            _version, entries, august = expected[rate]
+            facts = [(twin[rate][k], api[rate][k]) for k in (*TWIN_API, "games_latest")]
+            assert all(a == b for a, b in facts), (code, rate, facts)
+            rating = json_of(client, f"/v2/new/api.php?v2/ratings/{rate}/{code}")
+            entry = entries.get(player.id)
+            if entry is None:  # not published in this rate: no grade anywhere
+                assert api[rate]["grade"] is None and rating["success"] is False, (code, rate)
+                assert rows.get(code) is None or rows[code][column[f"revised_{rate}"]] is None
+                continue
+            want = (entry.grade, entry.category, entry.games_counted, august.get(player.id))
+            assert tuple(api[rate][k] for k in TWIN_API) == want, (code, rate)
+            assert api[rate]["games_latest"] == entry.games_latest, (code, rate)
+            compat = (rating["revised_rating"], rating["revised_category"], rating["games"])
+            assert compat == want[:3], (code, rate)
+            # Its revised rating is the version in force's: here the August version's.
+            assert (rating["version"], rating["revised_rating"]) == ("august", want[3])
+            row = rows[code]
+            cells = (row[column[f"revised_{rate}"]], row[column[f"{rate}_revised_category"]])
+            assert cells == want[:2], (code, rate)
+
+
+def test_the_twin_and_the_api_name_the_same_facts_alike(client: Client, demo: DemoSummary) -> None:
+    """The twin is the API's representation of the player with the page's own parts
+    beside: every fact /api/v1 gives is in the twin under the same name, with the same
+    value (the history as /history gives it, the breakdown's figures as /games does)."""
+    graded = graded_in_both()[0]
+    now = ListEntry.objects.filter(version=current_version("standard")).values("player_id")
+    standard = ListEntry.objects.filter(published=True, version__grading_list__rate="standard")
+    earlier = standard.exclude(player_id__in=now)
+    lapsed = Player.objects.get(id=earlier.values_list("player_id", flat=True).first())
+    for player in (graded, lapsed):
+        code = player.ref
+        twin = json_of(client, url(code) + "?format=json")
+        api = json_of(client, f"/api/v1/players/{code}")
+        assert set(api) <= set(twin), set(api) - set(twin)
+        for key, value in api.items():
+            if key in RATES:
+                assert {k: twin[key][k] for k in value if k in twin[key]} == value, (code, key)
+                assert set(value) <= set(twin[key]), set(value) - set(twin[key])
+            else:
+                assert twin[key] == value, (code, key)
+        history = json_of(client, f"/api/v1/players/{code}/history")
+        assert twin["history"] == history["lists"]
+    # A player graded in an earlier list only: his latest grade, under one name.
+    assert twin["standard"]["grade"] is None and twin["standard"]["last_graded"]["grade"]
+    games = json_of(client, f"/api/v1/players/{graded.ref}/games?rate=standard")
+    figures = set(games) - {"code", "name", "rate", "list", "version", "grade", "category"}
+    figures -= {"from_file"}
+    breakdown = json_of(client, url(graded.ref) + "?format=json")["standard"]["breakdown"]
+    assert figures and {k: breakdown.get(k) for k in figures} == {k: games[k] for k in figures}
 
 
 # --- the next list --------------------------------------------------------------------
@@ -248,7 +349,7 @@ def test_the_query_count_does_not_grow_with_the_games_shown(
 
 # --- figures worked by hand -------------------------------------------------------------
 
-# tests/lookups/test_player.py's federation, clear of the demo's years and codes
+# tests/lookups/test_players.py's federation, clear of the demo's years and codes
 # (the demo federation may be on record: the package builds it once for all its tests).
 START, CODE = 2016, 900_000
 
@@ -266,7 +367,7 @@ def test_g27_a_grade_revised_since_august_is_marked_in_words(client: Client) -> 
     fed, notional = notional_history(START, CODE)
     last = f"{START + 2}-07"
     imported(fed.event(fed.against(notional, ["10"], 150, date(START + 2, 3, 1))))
-    run(last)  # august: 144 (tests/lookups/test_player.py)
+    run(last)  # august: 144 (tests/lookups/test_players.py)
     imported(fed.event(fed.against(notional, ["01"], 150, date(START + 2, 3, 2))))
     run(last)  # rev1: 143
     page = body(client.get(url(notional.ref)))

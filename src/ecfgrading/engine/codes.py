@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -57,6 +58,18 @@ class GradingCode:
                 f"got {match.group(2)!r}"
             )
         return code
+
+
+def code_text(number: int | None) -> str:
+    """123456 -> '123456A': the full code with its check letter (G28); '' for none."""
+    return "" if number is None else _code_text(number)
+
+
+# A code never changes its letter: lists and reports spell the same codes thousands of
+# times, so each is worked out once (there are at most a million of them).
+@functools.lru_cache(maxsize=LAST_CODE + 1)
+def _code_text(number: int) -> str:
+    return str(GradingCode(number))
 
 
 def is_valid_code(text: str) -> bool:

@@ -50,10 +50,43 @@ class ListId:
     def __str__(self) -> str:
         return f"{self.year:04d}-{self.month:02d}"
 
+    # The list calendar: which rates a list month publishes, which lists are revised in
+    # August, which list follows which. Written here once; nothing else does month
+    # arithmetic on lists.
+
+    def rates(self) -> tuple[Rate, ...]:
+        """The rates this list publishes, standard first: standard lists are annual (July),
+        rapid lists half-yearly, so January is rapid only (ecf-2009, rules section 1)."""
+        return (Rate.STANDARD, Rate.RAPID) if self.month == 7 else (Rate.RAPID,)
+
+    @property
+    def has_august(self) -> bool:
+        """G27, G43: a July list of either rate has an ``august`` version, its definitive
+        one; a January list has only ``initial`` and ``revN``."""
+        return self.month == 7
+
     def check_rate(self, rate: Rate) -> None:
         """Standard lists are annual (July); rapid lists are half-yearly."""
-        if rate is Rate.STANDARD and self.month != 7:
+        if rate not in self.rates():
             raise ValueError(f"standard lists are published in July only, got {self}")
+
+    def next(self, rate: Rate | None = None) -> ListId:
+        """The list after this one: six months on, or the next that publishes ``rate`` -
+        the list whose previous list of that rate (G4) is this one, when this list
+        publishes it."""
+        following = ListId(self.year, 7) if self.month == 1 else ListId(self.year + 1, 1)
+        if rate is None or rate in following.rates():
+            return following
+        return following.next(rate)
+
+    @classmethod
+    def grading(cls, day: date, rate: Rate | None = None) -> ListId:
+        """The first list (of ``rate``) whose latest period P0 holds ``day``: the list that
+        grades a game played that day (G3), or whose P0 is the season under way."""
+        candidate = ListId(season_of(day) - 1, 7)  # its P0 ended a season before ``day``
+        while day not in candidate.p0() or (rate is not None and rate not in candidate.rates()):
+            candidate = candidate.next()
+        return candidate
 
     def years_earlier(self, years: int) -> ListId:
         return ListId(self.year - years, self.month)

@@ -19,6 +19,7 @@ from django.db.models import Q
 
 from ecfgrading.engine.codes import InvalidCode
 from ecfgrading.lookups.paging import Page, bounds
+from ecfgrading.lookups.records import Survivors
 from ecfgrading.registry.models import AuditLog, Event, Player, Submission
 from ecfgrading.registry.numbering import resolve_code
 
@@ -100,7 +101,7 @@ def _player_q(code: str) -> tuple[Q, str]:
         return Q(), str(bad)
     if player is None:
         return Q(), f"no player with grading code {code.upper()} is on record"
-    people = [player, *Player.objects.filter(merged_into=player)]
+    people = Player.objects.filter(pk__in=Survivors().records(player.pk)).order_by("pk")
     ids = [str(p.pk) for p in people]
     refs = [p.ref for p in people]
     query = Q(object_type=Player._meta.label_lower, object_id__in=ids)

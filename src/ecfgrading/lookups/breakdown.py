@@ -12,18 +12,20 @@ rounding and the category.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 
-from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.explain import Explanation, Forward, GameLine
 from ecfgrading.engine.outcome import Entry
 from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.rules import CategoryRule, RuleSet
+from ecfgrading.engine.rules import CategoryRule, RuleSet, rule_set
 from ecfgrading.engine.types import Category, Rate, ResultCode, StartSource
+from ecfgrading.formats.names import full_name
+from ecfgrading.lookups.explain import explain_entry
 from ecfgrading.lookups.lists import list_label
-from ecfgrading.registry.models import Game, Player
+from ecfgrading.registry.models import Game, ListEntry, Player
 
 _COLOURS = {"W": "white", "B": "black"}
 # The columns of a game ``detail`` reads, in its order.
@@ -248,7 +250,7 @@ def opponents(ids: Iterable[int | None]) -> dict[int, Opponent]:
         "id", "code", "surname", "forenames"
     )
     return {
-        pk: Opponent(str(GradingCode(code)), f"{surname}, {forenames}" if forenames else surname)
+        pk: Opponent(code_text(code), full_name(surname, forenames))
         for pk, code, surname, forenames in rows
     }
 
@@ -278,6 +280,36 @@ class Context:
     details: Mapping[int, GameDetail]
     names: Mapping[int, Opponent]
     rules: RuleSet
+
+
+def context_for(
+    player_id: int,
+    shown: Sequence[Explanation | None],
+    received: Mapping[Rate, Sequence[GameDetail]],
+    final: Mapping[int, int],
+    rules: RuleSet,
+) -> Context:
+    """Events and opponents of every game a page lists (the explanations ``shown`` and
+    the games ``received`` since the last list): two queries for them all."""
+    details = {d.id: d for games in received.values() for d in games}
+    details.update(game_details(wanted_games(shown) - set(details), final))
+    names = opponents(wanted_players(player_id, shown, details.values()))
+    return Context(player_id, details, names, rules)
+
+
+def explained(entry: ListEntry) -> tuple[Explanation, RuleSet] | None:
+    """Section 10 of a published entry from what its version stored, under the version's
+    rule set; None for a list loaded from a file, whose games are not on record."""
+    if not entry.start_source:
+        return None
+    explanation, _names = explain_entry(entry)
+    return explanation, rule_set(entry.version.rules_name)
+
+
+def stored_breakdown(how: tuple[Explanation, RuleSet], version: str, context: Context) -> Breakdown:
+    """``explained``'s figures as a page shows them, under the version's own rules."""
+    explanation, rules = how
+    return breakdown(explanation, version, replace(context, rules=rules))
 
 
 def breakdown(expl: Explanation, version: str, context: Context) -> Breakdown:

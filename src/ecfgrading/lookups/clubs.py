@@ -33,10 +33,10 @@ from typing import NamedTuple
 from django.db.models import Q, QuerySet
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.errors import NotFound
+from ecfgrading.errors import NotFound, ServiceError
 from ecfgrading.lookups.county_teams import county_team, is_team_club
 from ecfgrading.lookups.freshness import data_token
-from ecfgrading.lookups.lists import CurrentList, VersionInfo, lists_by_rate
+from ecfgrading.lookups.lists import CurrentList, VersionInfo, current_season, lists_by_rate
 from ecfgrading.lookups.members import (
     Affiliation,
     Member,
@@ -46,6 +46,7 @@ from ecfgrading.lookups.members import (
 )
 from ecfgrading.lookups.memberships import current_memberships
 from ecfgrading.lookups.paging import MAX_PER_PAGE, PER_PAGE, Page, bounds
+from ecfgrading.lookups.records import Survivors
 from ecfgrading.matching.names import fold
 from ecfgrading.registry.merges import surviving_ids
 from ecfgrading.registry.models import Club, ClubMembership, County
@@ -448,3 +449,79 @@ def _affiliations(rows: QuerySet[ClubMembership]) -> list[Affiliation]:
         .values_list(*columns)
         .iterator(chunk_size=5_000)
     ]
+
+
+# -- clubs as the federation's rating API describes them ------------------------------------
+
+
+@dataclass(frozen=True)
+class ClubEntry:
+    """A club as the federation's API describes it; its association is its county."""
+
+    code: str | None
+    name: str
+    assoc_code: str | None  # the county's address key, e.g. 'yorkshire'
+    assoc_name: str | None
+
+
+def active_clubs() -> list[ClubEntry]:
+    """Clubs with a code, not merged into another, with a member whose membership of it
+    (or of a club merged into it) has not lapsed (C2) by the current season: by name."""
+    index = club_index()
+    season = current_season()
+    if season is None:
+        return []
+    quoted = set(current_memberships(season).values_list("club_id", flat=True).distinct())
+    active = {index.survivor.get(pk, pk) for pk in quoted}
+    rows = [index.clubs[pk] for pk in active if pk in index.clubs]
+    shown = [row for row in rows if row.code and not row.is_location and not row.merged_into_id]
+    return [_club_entry(index, row.id) for row in sorted(shown, key=lambda r: (r.name, r.code))]
+
+
+def club_by_code(code: str) -> ClubEntry:
+    """The club with this four-character code; ClubNotFound otherwise."""
+    index = club_index()
+    return _club_entry(index, _coded_club(index, code))
+
+
+def clubs_named(name: str) -> list[ClubEntry]:
+    """Clubs (not counties, not locations) whose name or a word of it starts with ``name``,
+    as the website's club lookup finds them."""
+    if not name.strip():
+        raise ServiceError("expected the start of a club's name, e.g. 'shef'; got nothing")
+    index = club_index()
+    found = [pk for kind, pk in index.search_keys(name) if kind == "club"]
+    return [_club_entry(index, pk) for pk in found if not index.clubs[pk].is_location]
+
+
+def club_player_ids(code: str) -> tuple[ClubEntry, list[int]]:
+    """The club with this code and the players counting for its members whose membership
+    of it (or of a club merged with it) has not lapsed (C2), graded or not."""
+    index = club_index()
+    pk = _coded_club(index, code)
+    season = current_season()
+    ids: list[int] = []
+    if season is not None:
+        found = current_memberships(season).filter(club_id__in=index.group(pk))
+        survivors = Survivors()
+        members = found.values_list("player_id", flat=True).distinct()
+        ids = sorted({survivors.survivor(pid) for pid in members})
+    return _club_entry(index, pk), ids
+
+
+def _coded_club(index: ClubIndex, code: str) -> int:
+    pk = index.by_code.get(code.strip().upper())
+    if pk is None:
+        raise ClubNotFound(f"no club has the code {code!r}")
+    return pk
+
+
+def _club_entry(index: ClubIndex, pk: int) -> ClubEntry:
+    row = index.clubs[pk]
+    county = index.county(row.county_id) if row.county_id is not None else None
+    return ClubEntry(
+        code=row.code,
+        name=row.name,
+        assoc_code=county.key if county else None,
+        assoc_name=county.name if county else None,
+    )

@@ -24,8 +24,9 @@ from django.db.models.functions import Lower
 
 from ecfgrading.engine.periods import season_of
 from ecfgrading.errors import NotFound, ServiceError
+from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.paging import PER_PAGE, Page, bounds
-from ecfgrading.lookups.reports.common import code_text, full_name
+from ecfgrading.lookups.reports.common import code_text
 from ecfgrading.registry.models import Event, Game, NotGradedReason, PlayRate, Result
 
 PUBLIC_STATUSES = (Event.Status.RECEIVED, Event.Status.GRADED)

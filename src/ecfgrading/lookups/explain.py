@@ -177,7 +177,7 @@ def _stored_game(
 
 def _records(player_id: int, survivors: Survivors) -> list[int]:
     """The player's own record and those merged into him: the grading run read them all."""
-    return [player_id, *(pid for pid, final in survivors.final.items() if final == player_id)]
+    return list(survivors.records(player_id))
 
 
 def _period(version_id: int | None, records: list[int], rate: Rate) -> StoredPeriod:

@@ -34,6 +34,7 @@ from ecfgrading.formats.gradelist import (
     RateGrade,
     write_grade_list,
 )
+from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.memberships import shown_clubs
 from ecfgrading.lookups.versions import published
 from ecfgrading.registry.models import GradingList, ListEntry, ListVersion
@@ -279,7 +280,7 @@ def _player(values: Any, clubs: tuple[str, ...]) -> _Player:
     fide_id = values.player__fide_id
     return _Player(
         code=GradingCode(values.player__code),
-        name=f"{surname}, {forenames}" if forenames else surname,
+        name=full_name(surname, forenames),
         sex=values.player__sex,
         fide_code="" if fide_id is None else str(fide_id),
         nation=values.player__nation,

@@ -12,13 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ecfgrading.engine.conversions import below_fide_minimum, ecf_to_fide, ecf_to_national_elo
 from ecfgrading.engine.grading import game_points
 from ecfgrading.engine.rateplay import Session, TimeControl, rate_of_play
 from ecfgrading.engine.rules import ECF_2009, CategoryRule, RuleSet
+from ecfgrading.lookups.conversions import Conversion, ConversionTable, conversion, conversion_table
 
-# The seeds' illustrative conversion table (G29): ECF 60 to 270 in steps of 10.
-CONVERSION_GRADES = range(60, 271, 10)
 _SPANS = {0: "latest season", 1: "two latest seasons", 2: "latest three seasons"}
 
 
@@ -28,24 +26,6 @@ class CategoryLine:
 
     category: str
     text: str
-
-
-@dataclass(frozen=True)
-class Conversion:
-    """One row of the conversion table (G29)."""
-
-    ecf: int
-    fide: int
-    national_elo: int
-    below_fide_minimum: bool
-
-
-@dataclass(frozen=True)
-class ConversionTable:
-    rows: tuple[Conversion, ...]
-    fide_formula: str  # ECF x 8 + 650 = FIDE
-    national_formula: str
-    note: str  # The minimum published FIDE Elo is 1200
 
 
 @dataclass(frozen=True)
@@ -128,7 +108,7 @@ def guide(rules: RuleSet = ECF_2009) -> Guide:
         assumed_moves=rules.assumed_moves,
         rate_examples=rate_examples(rules),
         conversions=conversion_table(rules),
-        conversion_example=_conversion(150, rules),
+        conversion_example=conversion(150, rules),
     )
 
 
@@ -200,26 +180,6 @@ def rate_examples(rules: RuleSet = ECF_2009) -> tuple[RateExample, ...]:
 
 def _outcome(rate: str) -> str:
     return rate if rate in ("standard", "rapid") else f"not graded ({rate})"
-
-
-def conversion_table(
-    rules: RuleSet = ECF_2009, grades: range = CONVERSION_GRADES
-) -> ConversionTable:
-    """G29: FIDE and national Elo equivalents of ECF grades, with the seeds' note."""
-    rows = tuple(_conversion(grade, rules) for grade in grades)
-    factor = _whole(rules.elo_factor)
-    return ConversionTable(
-        rows=rows,
-        fide_formula=f"ECF × {factor} + {_whole(rules.fide_offset)} = FIDE",
-        national_formula=f"ECF × {factor} + {_whole(rules.national_elo_offset)} = national Elo",
-        note=f"The minimum published FIDE Elo is {_whole(rules.fide_minimum)}",
-    )
-
-
-def _conversion(grade: int, rules: RuleSet) -> Conversion:
-    fide = ecf_to_fide(grade, rules)
-    national = ecf_to_national_elo(grade, rules)
-    return Conversion(grade, round(fide), round(national), below_fide_minimum(fide, rules))
 
 
 def _age_date(rules: RuleSet) -> str:

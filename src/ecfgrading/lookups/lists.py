@@ -1,8 +1,10 @@
-"""Which lists are current, and every published version (G26, G27).
+"""The published lists: every version, which are current, the catalogue (G26, G27).
 
 A player's current grade in a rate is his entry in the latest published version of the
 latest list of that rate; a July list's ``august`` version is its definitive one (G27).
-One small query: list versions are few (a handful a year).
+One small query: list versions are few (a handful a year). The catalogue is what the lists
+page, its JSON twin and /api/v1/lists all show; each list's files are named by
+``list_files``.
 """
 
 from __future__ import annotations
@@ -101,3 +103,66 @@ def current_season(current: dict[Rate, CurrentList] | None = None) -> int | None
     found = current_lists() if current is None else current
     seasons = [each.season for each in found.values()]
     return max(seasons, default=None)
+
+
+def current_lists_shown() -> list[CurrentList]:
+    """What the home page shows: the current standard list and the latest rapid list of
+    each month (July with its August revision, and January)."""
+    by_rate = lists_by_rate()
+    standard, rapid = by_rate[Rate.STANDARD][:1], by_rate[Rate.RAPID][:2]  # latest first
+    if len(rapid) == 2 and rapid[1].list_id != _before(rapid[0].list_id):
+        rapid = rapid[:1]  # an older list of the other month is not current
+    return [*standard, *rapid]
+
+
+def _before(list_id: str) -> str:
+    """The rapid list before this one (G4): six months earlier."""
+    return str(ListId.parse(list_id).previous_same_rate(Rate.RAPID))
+
+
+# The catalogue ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListedVersion:
+    """A published version as the catalogue lists it."""
+
+    info: VersionInfo
+    current: bool  # the latest published version of its list and rate (G26)
+
+
+@dataclass(frozen=True)
+class PublishedList:
+    """One list (July 2012) with its published versions of every rate."""
+
+    list_id: str
+    versions: tuple[ListedVersion, ...]  # standard first, then rapid; oldest first (G26)
+
+    @property
+    def label(self) -> str:
+        return list_label(self.list_id)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Every published list, and the current list of each rate."""
+
+    lists: tuple[PublishedList, ...]  # latest first
+    current: tuple[CurrentList, ...]  # standard first
+
+
+def catalogue(found: list[VersionInfo] | None = None) -> Catalogue:
+    """Every published list and version, latest list first: one query."""
+    versions = published_versions() if found is None else found
+    by_list: dict[str, list[VersionInfo]] = {}
+    for version in versions:
+        by_list.setdefault(version.list_id, []).append(version)
+    lists = tuple(_published_list(list_id, by_list[list_id]) for list_id in sorted(by_list)[::-1])
+    current = tuple(latest[0] for latest in lists_by_rate(versions).values() if latest)
+    return Catalogue(lists, current)
+
+
+def _published_list(list_id: str, versions: list[VersionInfo]) -> PublishedList:
+    ordered = sorted(versions, key=lambda v: v.rate is not Rate.STANDARD)  # stable: G26 order
+    latest = {v.rate: v for v in ordered}
+    return PublishedList(list_id, tuple(ListedVersion(v, latest[v.rate] is v) for v in ordered))

@@ -24,22 +24,35 @@ import pickle
 import threading
 import time
 import zlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 
 import numpy as np
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Max, Sum
 
 from ecfgrading.engine.compute import compute_list
 from ecfgrading.engine.explain import Explanation, explain
 from ecfgrading.engine.outcome import Entry, ListOutcome
-from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.periods import ListId, junior_age
 from ecfgrading.engine.rules import ECF_2009, CategoryRule, RuleSet
 from ecfgrading.engine.types import Rate
+from ecfgrading.lookups.breakdown import (
+    DETAIL_COLUMNS,
+    Breakdown,
+    Context,
+    GameDetail,
+    GameRow,
+    breakdown,
+    detail,
+    received_row,
+)
 from ecfgrading.lookups.freshness import data_token
+from ecfgrading.lookups.history import current_versions
 from ecfgrading.lookups.list_inputs import load_inputs
-from ecfgrading.registry.models import Submission
+from ecfgrading.lookups.lists import CurrentList, VersionInfo, list_label
+from ecfgrading.registry.models import Game, Player, StoredPeriodTotal, Submission
 
 RULES = ECF_2009  # what the grading team computes a new list with (compute_version)
 _KEY = "provisional:v1"
@@ -50,14 +63,7 @@ POLL_SECONDS = 0.2
 
 def next_list(current: ListId, rate: Rate) -> ListId:
     """The list whose previous list of the same rate (G4) is ``current``."""
-    later = (ListId(current.year, 7), ListId(current.year + 1, 1), ListId(current.year + 1, 7))
-    return next(
-        candidate
-        for candidate in later
-        if candidate > current
-        and candidate.previous_same_rate(rate) == current
-        and (rate is Rate.RAPID or candidate.month == 7)  # standard lists are July's only
-    )
+    return current.next(rate)
 
 
 @dataclass(frozen=True)
@@ -240,3 +246,165 @@ def requirement(row: CategoryRule) -> str:
 
 def _minima(row: CategoryRule) -> tuple[int, int, int]:
     return (row.min_n0, row.min_n01, row.min_n012)
+
+
+# --- a player's next list ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextList:
+    """The next list of one rate for one player, as far as the results received go."""
+
+    rate: Rate
+    list: str  # e.g. 2013-07
+    start: date  # its latest period P0
+    end: date
+    h0_start: date
+    since: date  # the end of the current list's P0: later games are new
+    received: tuple[GameRow, ...]  # graded games dated after ``since``
+    received_until: datetime | None  # the latest results file accepted
+    provisional: Breakdown | None  # None: no game of his in P0 yet
+    junior: bool  # on the next list's age date (G25)
+    games_latest: int  # n0 so far
+    games_before: tuple[int, int]  # n1, n2: stored by the lists before (G17)
+    needs: tuple[CategoryNeed, ...]
+    x_need: CategoryNeed | None  # rapid only (G16)
+
+    @property
+    def label(self) -> str:
+        return list_label(self.list)
+
+    @property
+    def on_course(self) -> str:
+        """The best category already reached; '' when none is."""
+        met = [need.category for need in (self.x_need, *self.needs) if need and not need.more]
+        return met[0] if met else ""
+
+    @property
+    def earlier_games(self) -> tuple[GameRow, ...]:
+        """Games of its period that the last list counted already (a January rapid
+        list's period began before the July list's ended): counted again, afresh."""
+        found = self.provisional.games if self.provisional else ()
+        return tuple(g for g in found if g.date is not None and g.date <= self.since)
+
+    @property
+    def to_stay(self) -> CategoryNeed | None:
+        """The last row of the table: what it takes to be on the list at all (G23)."""
+        return self.needs[-1] if self.needs else None
+
+
+def next_runs(current: Mapping[Rate, CurrentList], token: str) -> dict[Rate, NextRun]:
+    """The next list after each rate's current one, as the data stands at ``token``."""
+    return {
+        rate: provisional_run(next_list(ListId.parse(found.list_id), rate), rate, token)
+        for rate, found in current.items()
+    }
+
+
+def received_games(
+    records: Sequence[int], runs: Mapping[Rate, NextRun], final: Mapping[int, int]
+) -> dict[Rate, list[GameDetail]]:
+    """Graded games of each rate dated after the current list's latest period.
+
+    One query a side, each by its player's index: asked for both sides at once, SQLite
+    chose to read every game of the rate instead.
+    """
+    since = {rate: run.list_id.previous_same_rate(rate).p0().end for rate, run in runs.items()}
+    if not since:
+        return {}
+    rows = {
+        row[0]: row
+        for side in ("player1_id", "player2_id")
+        for row in Game.objects.filter(
+            **{f"{side}__in": records}, graded=True, game_date__gt=min(since.values())
+        ).values_list(*DETAIL_COLUMNS, "sequence")
+    }
+    found: dict[Rate, list[GameDetail]] = {rate: [] for rate in runs}
+    for row in sorted(rows.values(), key=lambda r: (r[1], r[-1])):  # by date, as recorded
+        rate, game = Rate(row[4]), detail(row[:-1], final)
+        # Two records of one person who met are merged: that game is no game (inputs.py).
+        if rate in since and game.date > since[rate] and game.sides[0] != game.sides[1]:
+            found[rate].append(game)
+    return found
+
+
+def next_lists(
+    player_id: int,
+    records: Sequence[int],
+    runs: Mapping[Rate, NextRun],
+    ahead: Mapping[Rate, Explanation | None],
+    new: Mapping[Rate, list[GameDetail]],
+    context: Context,
+    versions: Sequence[VersionInfo],
+) -> tuple[NextList, ...]:
+    """The next list of each rate of ``runs``: ``ahead`` is his provisional explanation
+    in it, ``new`` his games received since the current list."""
+    before = _stored_counts(records, runs, versions)
+    born = _born(player_id) if any(ahead[rate] is None for rate in runs) else None
+    return tuple(
+        _next(player_id, born, run, ahead[rate], new[rate], context, before[rate])
+        for rate, run in runs.items()
+    )
+
+
+def _born(player_id: int) -> date | None:
+    """Only to tell a junior (G25) with no provisional entry yet; never shown."""
+    return Player.objects.filter(pk=player_id).values_list("date_of_birth", flat=True).first()
+
+
+def _next(
+    player_id: int,
+    born: date | None,
+    run: NextRun,
+    explanation: Explanation | None,
+    received: list[GameDetail],
+    context: Context,
+    before: tuple[int, int],
+) -> NextList:
+    lid, rate = run.list_id, run.rate
+    entry = explanation.entry if explanation else None
+    lines = {line.game_id: line for line in explanation.games} if explanation else {}
+    junior = entry.junior_age is not None if entry else junior_age(born, lid, RULES) is not None
+    n0 = entry.games_latest if entry else 0
+    n1, n2 = (entry.n1, entry.n2) if entry else before
+    return NextList(
+        rate=rate,
+        list=str(lid),
+        start=lid.p0().start,
+        end=lid.p0().end,
+        h0_start=lid.h0().start,
+        since=lid.previous_same_rate(rate).p0().end,
+        received=tuple(received_row(d, context, line=lines.get(d.id)) for d in received),
+        received_until=run.received_until,
+        provisional=breakdown(explanation, "provisional", context) if explanation else None,
+        junior=junior,
+        games_latest=n0,
+        games_before=(n1, n2),
+        needs=games_needed(n0, n1, n2, junior=junior, rules=RULES),
+        x_need=x_needed(run.h0_games(player_id), RULES) if rate is Rate.RAPID else None,
+    )
+
+
+def _stored_counts(
+    records: Sequence[int], runs: Mapping[Rate, NextRun], versions: Sequence[VersionInfo]
+) -> dict[Rate, tuple[int, int]]:
+    """G17: games the lists of the next list's P1 and P2 stored for him (one query).
+
+    Only needed for a player with no game in the next list's P0 yet; the engine's entry
+    carries them otherwise.
+    """
+    latest = current_versions(versions)
+    wanted = {
+        (rate, k): latest.get((str(run.list_id.years_earlier(k)), rate))
+        for rate, run in runs.items()
+        for k in (1, 2)
+    }
+    ids = [v.id for v in wanted.values() if v is not None]
+    totals = dict(
+        StoredPeriodTotal.objects.filter(version_id__in=ids, player_id__in=records)
+        .values("version_id")
+        .annotate(n=Sum("n"))
+        .values_list("version_id", "n")
+    )
+    count = {key: int(totals.get(v.id, 0)) if v else 0 for key, v in wanted.items()}
+    return {rate: (count[(rate, 1)], count[(rate, 2)]) for rate in runs}

@@ -3,6 +3,7 @@ merged record counts for."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -29,3 +30,19 @@ class Survivors:
         for pid in sorted(values, key=lambda p: (p in self.final, p)):
             chosen.setdefault(self.final.get(pid, pid), values[pid])
         return chosen
+
+    def survivor(self, player_id: int) -> int:
+        """The player a record counts for: itself unless it was merged."""
+        return self.final.get(player_id, player_id)
+
+    def records(self, player_id: int) -> tuple[int, ...]:
+        """His own record first, then those merged into him (through chains), by id."""
+        absorbed = sorted(pid for pid, end in self.final.items() if end == player_id)
+        return (player_id, *absorbed)
+
+    def holders(self, player_ids: Iterable[int]) -> dict[int, int]:
+        """Every record of these players (their own, and those merged into them) -> the
+        player it counts for."""
+        wanted = set(player_ids)
+        absorbed = {pid: end for pid, end in self.final.items() if end in wanted}
+        return {pid: pid for pid in wanted} | absorbed

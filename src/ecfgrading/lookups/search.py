@@ -26,6 +26,7 @@ from django.db.models.functions import Coalesce
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.types import Rate
+from ecfgrading.formats.names import full_name
 from ecfgrading.lookups import versions as version_names
 from ecfgrading.lookups.clubs import club_key
 from ecfgrading.lookups.lists import (
@@ -365,7 +366,7 @@ def _row(
     )
     return PlayerRow(
         code=str(GradingCode(code)),
-        name=f"{surname}, {forenames}" if forenames else surname,
+        name=full_name(surname, forenames),
         clubs=tuple(_club_link(club) for club in clubs),
         standard=grades[Rate.STANDARD],
         rapid=grades[Rate.RAPID],

@@ -9,7 +9,7 @@ and in mail to him, never on a public page.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,14 +19,14 @@ from django.template.loader import render_to_string
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.lookups.breakdown import DETAIL_COLUMNS, GameDetail, detail, opponents
+from ecfgrading.lookups.records import Survivors
+from ecfgrading.progress import Progress
 from ecfgrading.registry.models import AuditLog, DirectMember, Game, ListVersion, Player
 from ecfgrading.registry.models.choices import NotGradedReason
 from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.accounts import Role, create_user, has_role
 from ecfgrading.services.errors import Conflict, ErrorKind, NotFound, ServiceError
 from ecfgrading.services.mail import queue_mail
-
-Progress = Callable[[int, int, str], None]  # done, total, what
 
 BEFORE = ("initial", "august")  # the two mailings of a July list (the seeds' help, f)
 
@@ -150,20 +150,14 @@ class MemberGames:
         return sum(len(games) for _, games in self.by_rate)
 
 
-def rates_of(list_id: ListId) -> tuple[Rate, ...]:
-    """July lists are standard and rapid; January's are rapid only."""
-    return (Rate.STANDARD, Rate.RAPID) if list_id.month == 7 else (Rate.RAPID,)
-
-
 def games_received(player: Player, list_id: str) -> MemberGames:
     """The games on record for the list's latest period (P0) with the player on either
     side, from every record merged into his (G28), by date as recorded; games of
     replaced files are left out (a higher submission index replaces them)."""
     lid = _list(list_id)
     period = lid.p0()
-    final = Player.merges()
-    records = [player.pk, *(k for k, v in final.items() if v == player.pk)]
-    rows = _rows(records, period.start, period.end)
+    survivors = Survivors()
+    rows = _rows(survivors.records(player.pk), period.start, period.end, survivors.final)
     names = opponents({d.opponent_of(player.pk) for d, _, _ in rows.values()})
     by_rate = tuple(
         (
@@ -174,12 +168,12 @@ def games_received(player: Player, list_id: str) -> MemberGames:
                 if d.rate == rate.value
             ),
         )
-        for rate in rates_of(lid)
+        for rate in lid.rates()
     )
     published = tuple(
         name
         for name in (ListVersion.INITIAL, ListVersion.AUGUST)
-        if any(_published(lid, rate, name) for rate in rates_of(lid))
+        if any(_published(lid, rate, name) for rate in lid.rates())
     )
     return MemberGames(str(lid), period.start, period.end, by_rate, published)
 
@@ -192,10 +186,10 @@ def _list(list_id: str) -> ListId:
 
 
 def _rows(
-    records: Sequence[int], start: dt.date, end: dt.date
+    records: Sequence[int], start: dt.date, end: dt.date, final: Mapping[int, int]
 ) -> dict[int, tuple[GameDetail, dt.datetime, str]]:
-    """Game id -> (detail, when its file arrived), one query a side (see player.py)."""
-    final = Player.merges()
+    """Game id -> (detail, when its file arrived), one query a side; ``final`` maps a
+    merged record to the player it counts for (G28)."""
     found: dict[int, tuple[GameDetail, dt.datetime, str]] = {}
     for side in ("player1_id", "player2_id"):
         rows = (
@@ -271,14 +265,14 @@ def check_mailing(list_id: str, before: str) -> ListId:
     """The mailing before the initial list goes before it is published; the one before
     the August list after the initial list is and before the August one is (G27)."""
     lid = _list(list_id)
-    if lid.month != 7:
+    if not lid.has_august:
         raise MemberError(
             f"expected a July list (members are mailed before July and August), got {lid}"
         )
     if before not in BEFORE:
         raise MemberError(f"expected --before initial or august, got {before!r}")
-    initial = any(_published(lid, rate, ListVersion.INITIAL) for rate in rates_of(lid))
-    august = any(_published(lid, rate, ListVersion.AUGUST) for rate in rates_of(lid))
+    initial = any(_published(lid, rate, ListVersion.INITIAL) for rate in lid.rates())
+    august = any(_published(lid, rate, ListVersion.AUGUST) for rate in lid.rates())
     if before == "initial" and initial:
         raise MemberError(
             f"expected the {lid} list not yet published, got its initial version published:"
@@ -342,7 +336,7 @@ def _queue_games(member: DirectMember, games: MemberGames, before: str, key: str
 def default_list(today: dt.date) -> str:
     """The July list a member's page shows first: the one whose latest period holds
     ``today``'s season, or the next one after the latest published standard list."""
-    season_list = ListId(today.year + (1 if today.month >= 6 else 0), 7)
+    season_list = ListId.grading(today, Rate.STANDARD)
     latest = (
         ListVersion.objects.filter(
             status=ListVersion.Status.PUBLISHED, grading_list__rate=Rate.STANDARD.value
@@ -353,5 +347,5 @@ def default_list(today: dt.date) -> str:
     )
     if latest is None:
         return str(season_list)
-    after = ListId.parse(latest).years_earlier(-1)
+    after = ListId.parse(latest).next(Rate.STANDARD)
     return str(min(after, season_list))

@@ -8,12 +8,12 @@ from typing import Any
 from django.db.models import Q
 
 from ecfgrading.engine.types import Flag, Rate
+from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.reports.common import (
-    Report,
+    TeamReport,
     chosen_version,
     code_text,
     fmt,
-    full_name,
     label,
 )
 from ecfgrading.registry.models import ListEntry
@@ -34,7 +34,7 @@ class AttentionPlayer:
 
 
 @dataclass(frozen=True)
-class AttentionReport(Report):
+class AttentionReport(TeamReport):
     list_id: str
     rate: str
     version: str

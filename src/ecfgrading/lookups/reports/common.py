@@ -6,10 +6,9 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
-from functools import cache
 from typing import Any
 
-from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.codes import code_text as code_text  # the reports spell codes with it
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import ErrorKind, user_input
@@ -35,8 +34,9 @@ class Versions:
         return None if self.previous is None else label(self.previous)
 
 
-class Report:
-    """Mixin for frozen report dataclasses: ``as_dict`` gives JSON-ready values."""
+class TeamReport:
+    """Mixin for the grading team's frozen report dataclasses (jumps, integrity...):
+    ``as_dict`` gives JSON-ready values."""
 
     def as_dict(self) -> dict[str, Any]:
         data = jsonable(self)
@@ -78,23 +78,6 @@ def published_grades(version: ListVersion | None) -> dict[int, int]:
 def label(version: ListVersion) -> str:
     grading_list = version.grading_list
     return f"{grading_list.rate} {grading_list.list_id} {version.name} ({version.status})"
-
-
-def code_text(number: int | None) -> str:
-    """The full grading code with its check letter (G28); empty when unknown."""
-    return "" if number is None else _code(number)
-
-
-@cache  # a pure function; reports spell the same opponents' codes thousands of times
-def _code(number: int) -> str:
-    return str(GradingCode(number))
-
-
-def full_name(surname: str | None, forenames: str | None) -> str:
-    """``Surname, Forenames`` as lists write it (Player.name, from plain values)."""
-    if not surname:
-        return ""
-    return f"{surname}, {forenames}" if forenames else surname
 
 
 def chunks(values: Sequence[int], size: int = IN_CHUNK) -> Iterator[Sequence[int]]:

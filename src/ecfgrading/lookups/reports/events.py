@@ -10,7 +10,7 @@ from django.db.models.functions import Coalesce
 from django.utils.timezone import localtime
 
 from ecfgrading.engine.periods import ListId
-from ecfgrading.lookups.reports.common import Report
+from ecfgrading.lookups.reports.common import TeamReport
 from ecfgrading.registry.models import Event, Game, Submission
 
 ACCEPTED = Submission.Status.ACCEPTED
@@ -28,7 +28,7 @@ class OverdueEvent:
 
 
 @dataclass(frozen=True)
-class OverdueReport(Report):
+class OverdueReport(TeamReport):
     today: date
     events: tuple[OverdueEvent, ...]
 
@@ -56,7 +56,7 @@ class ReceivedEvent:
 
 
 @dataclass(frozen=True)
-class ReceivedReport(Report):
+class ReceivedReport(TeamReport):
     season_end_year: int
     season_start: date
     season_end: date

@@ -10,7 +10,7 @@ from django.db.models import Count
 
 from ecfgrading.engine.rules import ECF_2009, RuleSet
 from ecfgrading.engine.types import Category, Rate, ResultCode
-from ecfgrading.lookups.reports.common import Report, fmt, published_grades, with_previous
+from ecfgrading.lookups.reports.common import TeamReport, fmt, published_grades, with_previous
 from ecfgrading.lookups.reports.grade_stats import (
     AgreementBand,
     AgreementParams,
@@ -31,7 +31,7 @@ _CATEGORIES = tuple(c.value for c in Category if c is not Category.NONE)
 
 
 @dataclass(frozen=True)
-class IntegrityReport(Report):
+class IntegrityReport(TeamReport):
     list_id: str
     rate: str
     version: str

@@ -12,11 +12,11 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 
 from ecfgrading.engine.types import Rate, ResultCode
+from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.reports.common import (
-    Report,
+    TeamReport,
     chunks,
     code_text,
-    full_name,
     published_grades,
     with_previous,
 )
@@ -55,7 +55,7 @@ class Jump:
 
 
 @dataclass(frozen=True)
-class JumpsReport(Report):
+class JumpsReport(TeamReport):
     list_id: str
     rate: str
     version: str

@@ -63,7 +63,7 @@ class GradingList(models.Model):
     @property
     def has_august(self) -> bool:
         """G27: only a July list has an august version, its definitive one."""
-        return self.list.month == 7
+        return self.list.has_august
 
     def clean(self) -> None:
         try:

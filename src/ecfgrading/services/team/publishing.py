@@ -15,6 +15,8 @@ from typing import Any
 from django.db.models import Q
 
 from ecfgrading.engine import ListId, Rate
+from ecfgrading.engine.codes import code_text
+from ecfgrading.formats.names import full_name
 from ecfgrading.lookups import versions
 from ecfgrading.lookups.reports import (
     AttentionReport,
@@ -26,7 +28,6 @@ from ecfgrading.lookups.reports import (
     large_jumps,
     unanchored_and_zero,
 )
-from ecfgrading.lookups.reports.common import code_text, full_name
 from ecfgrading.lookups.versions import VersionError
 from ecfgrading.registry.models import (
     Amendment,
@@ -133,11 +134,11 @@ def default_choice(today: date) -> Choice:
         return Choice(f"{today.year}-07", Rate.STANDARD.value, ListVersion.INITIAL)
     lid = ListId.parse(latest)
     made = set(GradingList.objects.filter(list_id=latest).values_list("rate", flat=True))
-    if lid.month == 7 and Rate.RAPID.value not in made:
-        return Choice(latest, Rate.RAPID.value, ListVersion.INITIAL)
-    following = ListId(lid.year + 1, 1) if lid.month == 7 else ListId(lid.year, 7)
-    rate = Rate.RAPID if following.month == 1 else Rate.STANDARD
-    return Choice(str(following), rate.value, ListVersion.INITIAL)
+    missing = [rate for rate in lid.rates() if rate.value not in made]
+    if missing:
+        return Choice(latest, missing[0].value, ListVersion.INITIAL)
+    following = lid.next()
+    return Choice(str(following), following.rates()[0].value, ListVersion.INITIAL)
 
 
 def compute(list_id: str, rate: Rate, version: str, *, user: Any) -> GradingRun:

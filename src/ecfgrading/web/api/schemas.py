@@ -10,11 +10,13 @@ address or an e-mail address.
 from __future__ import annotations
 
 import builtins
+import json
 import math
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
+from ninja.responses import NinjaJSONEncoder
 from pydantic import BeforeValidator
 
 from ecfgrading.lookups.clubs import club_key
@@ -37,10 +39,15 @@ Figure = Annotated[float | None, BeforeValidator(_finite)]
 
 
 class ErrorOut(Schema):
-    """An error: what was wrong, in words, and the HTTP status."""
+    """An error, in the body every JSON error of the site has (``web.errors``): the HTTP
+    status, its kind and what was wrong, in words."""
 
-    message: str
     status: int
+    kind: str = Field(
+        description="invalid (400, 422), not-found (404), conflict (409), not-allowed (405),"
+        " server-error (500)"
+    )
+    message: str
 
 
 class ProblemOut(Schema):
@@ -53,7 +60,7 @@ class ProblemOut(Schema):
 
 
 class InvalidOut(ErrorOut):
-    """Malformed input (422): the message, and each parameter's problem."""
+    """A parameter the schema refuses (422): the message, and each parameter's problem."""
 
     detail: list[ProblemOut] = Field(description="Empty when no one parameter is to blame.")
 
@@ -247,15 +254,10 @@ class ForwardOut(Schema):
     stored: list[GameOut] = Field(description="Rapid: the actual games brought forward.")
 
 
-class PlayerGamesOut(Schema):
-    code: str
-    name: str
-    rate: RateName
-    list: str
-    version: str
-    grade: int | None = Field(description="null: ungraded in this list (G23).")
-    category: str | None
-    from_file: bool = Field(description="A list loaded from a file: no games on record.")
+class FiguresOut(Schema):
+    """Section 10's figures of a grade, named alike wherever they are shown: a list's
+    games here (``PlayerGamesOut``) and the player page's breakdown (``BreakdownOut``)."""
+
     start_grade: Figure = Field(description="G4..G11")
     start_source: str | None = Field(description="previous, other-rate, assigned, estimated")
     unanchored: bool | None = Field(description="G11")
@@ -266,6 +268,17 @@ class PlayerGamesOut(Schema):
     calculated: Figure = Field(description="Points total / games, before the junior bonus.")
     junior_bonus: Figure = Field(description="G20")
     unrounded: Figure
+
+
+class PlayerGamesOut(FiguresOut):
+    code: str
+    name: str
+    rate: RateName
+    list: str
+    version: str
+    grade: int | None = Field(description="null: ungraded in this list (G23).")
+    category: str | None
+    from_file: bool = Field(description="A list loaded from a file: no games on record.")
 
     @staticmethod
     def resolve_start_grade(obj: Any) -> float | None:
@@ -306,6 +319,113 @@ class PlayerGamesOut(Schema):
     @staticmethod
     def resolve_unrounded(obj: Any) -> float | None:
         return obj.breakdown.unrounded if obj.breakdown else None
+
+
+# -- the player page's JSON twin: PlayerOut and the page's own parts ---------------------------
+#
+# The twin of /players/<code>/ is the API's representation of the player, with what only
+# the page shows beside it: its schemas extend the API's, so a fact has one name in both.
+
+
+class ReasonOut(Schema):
+    """Why a grade has its category: the counts against the row that fits (G23)."""
+
+    category: str
+    junior: bool
+    x_grade: bool
+    games_latest: int
+    games_two: int
+    games_three: int
+    h0_games: int
+    x_min_games: int
+    text: str
+
+
+class BreakdownOut(FiguresOut):
+    """How one grade was calculated, adding up to its figure (section 10)."""
+
+    list: str
+    rate: RateName
+    version: str = Field(description="initial, august, revN; provisional for the next list")
+    start: date
+    end: date
+    h0_start: date
+    start_list: str
+    latest_points: Figure
+    latest_games: int
+    junior_age: int | None
+    floored: bool = Field(description="G21")
+    grade: int
+    reason: ReasonOut
+    target: int
+    cap: float
+    margin: float
+
+    @staticmethod
+    def resolve_list(obj: Any) -> str:
+        return str(obj.list_id)
+
+    @staticmethod
+    def resolve_brought_forward(obj: Any) -> builtins.list[Any]:
+        return list(obj.forward)
+
+    @staticmethod
+    def resolve_junior_bonus(obj: Any) -> float:
+        return float(obj.bonus)
+
+
+class GradeCardOut(RateNowOut):
+    """A rate's grade as the page shows it, with how it was calculated."""
+
+    august_category: str | None
+    category_words: str
+    junior_age: int | None
+    from_file: bool
+    breakdown: BreakdownOut | None
+
+
+class NeedOut(Schema):
+    category: str
+    more: int = Field(description="More games in the latest season; 0: met.")
+    words: str
+
+
+class NextListOut(Schema):
+    """The next list of a rate, as far as the results received go."""
+
+    rate: RateName
+    list: str
+    start: date
+    end: date
+    h0_start: date
+    since: date
+    received: builtins.list[GameOut]
+    received_until: datetime | None
+    provisional: BreakdownOut | None = Field(description="Not a published grade.")
+    junior: bool
+    games_latest: int
+    games_before: builtins.list[int] = Field(description="n1, n2, as the lists stored (G17)")
+    needs: builtins.list[NeedOut]
+    x_need: NeedOut | None
+
+
+class PlayerPageOut(PlayerOut):
+    """The JSON twin of a player's page (/players/<code>/?format=json)."""
+
+    standard: GradeCardOut
+    rapid: GradeCardOut
+    fide_url: str
+    history: builtins.list[HistoryRowOut]
+    next_lists: builtins.list[NextListOut]
+    cap: float
+    margin: float
+
+
+def as_answered(schema: type[Schema], found: Any) -> Any:
+    """``found`` as the API answers with ``schema``: its fields, as ninja encodes them
+    (JSON values), for a page's JSON twin."""
+    dumped = schema.from_orm(found).model_dump()
+    return json.loads(json.dumps(dumped, cls=NinjaJSONEncoder))
 
 
 # -- clubs and counties ---------------------------------------------------------------------
@@ -551,6 +671,7 @@ class EventOut(Schema):
 
 
 class ListVersionOut(Schema):
+    list: str
     rate: RateName
     version: str
     published_at: datetime

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
+from ecfgrading.lookups.amendments import NEXT, AmendmentFilter, amendments
 from ecfgrading.lookups.paging import page_number
-from ecfgrading.services.amendments import NEXT, AmendmentFilter, amendments
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
 

@@ -7,8 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from ecfgrading.lookups.downloads import current_lists_shown
 from ecfgrading.lookups.guide import guide
+from ecfgrading.lookups.lists import current_lists_shown
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
 from ecfgrading.web.views.lists import current_data, current_view

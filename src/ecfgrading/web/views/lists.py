@@ -1,20 +1,22 @@
 """Every published list and version with its files, the conversion table (G29), and the
 files themselves (``/downloads/gradesYYYYMM.csv`` and the names of
-``services.public.downloads``)."""
+``lookups.list_files``).
+
+The catalogue (``lookups.lists.catalogue``) has one JSON representation,
+``catalogue_data``: the page's twin gives it, and so does /api/v1/lists."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
-from ecfgrading.lookups import downloads
-from ecfgrading.lookups.guide import conversion_table
-from ecfgrading.lookups.lists import CurrentList, VersionInfo
-from ecfgrading.services.errors import ServiceError
+from ecfgrading.lookups import list_files
+from ecfgrading.lookups.conversions import conversion_table
+from ecfgrading.lookups.lists import Catalogue, CurrentList, PublishedList, VersionInfo, catalogue
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
 
@@ -27,25 +29,22 @@ CURRENT_MAX_AGE = 60
 @require_safe
 @cached_page
 def index(request: HttpRequest) -> HttpResponse:
-    found = downloads.catalogue()
+    found = catalogue()
     table = conversion_table()
-    context = {"catalogue": [_list_view(item) for item in found], "conversions": table}
-    data = {"lists": [_list_data(item) for item in found], "conversions": table}
+    context = {"catalogue": [_list_view(item) for item in found.lists], "conversions": table}
+    data = {**catalogue_data(found), "conversions": table}
     return respond(request, "web/lists/index.html", context, data=data)
 
 
 @require_safe
 def download(request: HttpRequest, filename: str) -> HttpResponse:
     """A list file; 304 when the browser's copy (its ETag) is still the file."""
-    try:
-        resolved = downloads.resolve(downloads.parse_filename(filename))
-    except ServiceError as error:
-        raise Http404(error.message) from None
+    resolved = list_files.resolve(list_files.parse_filename(filename))
     etag = f'"{resolved.tag}"'
     if etag in _if_none_match(request):
         return _cache_headers(HttpResponseNotModified(), resolved, etag)
     file = resolved.file
-    response = HttpResponse(downloads.file_bytes(resolved), content_type=file.content_type)
+    response = HttpResponse(list_files.file_bytes(resolved), content_type=file.content_type)
     response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
     return _cache_headers(response, resolved, etag)
 
@@ -56,7 +55,7 @@ def _if_none_match(request: HttpRequest) -> list[str]:
 
 
 def _cache_headers(
-    response: HttpResponse, resolved: downloads.ResolvedFile, etag: str
+    response: HttpResponse, resolved: list_files.ResolvedFile, etag: str
 ) -> HttpResponse:
     response["ETag"] = etag
     max_age = FIXED_MAX_AGE if resolved.fixed else CURRENT_MAX_AGE
@@ -76,18 +75,43 @@ def version_title(name: str) -> str:
     return f"Revision {name.removeprefix('rev')}"
 
 
-def file_urls(links: tuple[downloads.FileLink, ...]) -> dict[str, str]:
+def file_urls(links: tuple[list_files.FileLink, ...]) -> dict[str, str]:
     return {link.fmt: reverse("web:download", args=[link.filename]) for link in links}
 
 
-def version_data(version: VersionInfo) -> dict[str, Any]:
+def catalogue_data(found: Catalogue) -> dict[str, Any]:
+    """The catalogue as the lists page's twin and /api/v1/lists give it."""
     return {
-        "id": version.id,
+        "current": [
+            {"rate": each.rate.value, "list": each.list_id, "version": each.current.name}
+            for each in found.current
+        ],
+        "lists": [_list_data(item) for item in found.lists],
+    }
+
+
+def _list_data(item: PublishedList) -> dict[str, Any]:
+    return {
+        "list": item.list_id,
+        "label": item.label,
+        "downloads": file_urls(list_files.links(item.list_id)),
+        "versions": [version_data(v.info, current=v.current) for v in item.versions],
+    }
+
+
+def version_data(version: VersionInfo, *, current: bool) -> dict[str, Any]:
+    """A published version, its files and the address of its entries in /api/v1."""
+    entries = reverse(
+        "api-v1:list_entries", kwargs={"list_id": version.list_id, "rate": version.rate.value}
+    )
+    return {
         "list": version.list_id,
         "rate": version.rate.value,
         "version": version.name,
         "published_at": version.published_at,
-        "downloads": file_urls(downloads.links(version.list_id, version.rate, version.name)),
+        "current": current,  # the latest published version of its list and rate (G26)
+        "downloads": file_urls(list_files.links(version.list_id, version.rate, version.name)),
+        "entries": f"{entries}?version={version.name}",
     }
 
 
@@ -98,8 +122,8 @@ def current_data(current: CurrentList) -> dict[str, Any]:
         "list": current.list_id,
         "label": current.label,
         "current_version": current.current.name,
-        "versions": [version_data(v) for v in current.versions],
-        "downloads": file_urls(downloads.links(current.list_id, current.rate)),
+        "versions": [version_data(v, current=v is current.current) for v in current.versions],
+        "downloads": file_urls(list_files.links(current.list_id, current.rate)),
     }
 
 
@@ -111,35 +135,21 @@ def current_view(current: CurrentList) -> dict[str, Any]:
         "list_id": current.list_id,
         "current": _version_view(current.current, True),
         "earlier": [_version_view(v, False) for v in reversed(current.versions[:-1])],
-        "downloads": file_urls(downloads.links(current.list_id, current.rate)),
+        "downloads": file_urls(list_files.links(current.list_id, current.rate)),
     }
 
 
 def _version_view(version: VersionInfo, current: bool) -> dict[str, Any]:
-    return {
-        "title": version_title(version.name),
-        "name": version.name,
-        "rate": version.rate.value,
-        "published_at": version.published_at,
-        "current": current,
-        "downloads": file_urls(downloads.links(version.list_id, version.rate, version.name)),
-    }
+    """A version as a page shows it: as the JSON gives it, with its title."""
+    return {**version_data(version, current=current), "title": version_title(version.name)}
 
 
-def _list_view(item: downloads.ListFiles) -> dict[str, Any]:
+def _list_view(item: PublishedList) -> dict[str, Any]:
+    whole = list_files.links(item.list_id)
     return {
         "list_id": item.list_id,
         "label": item.label,
-        "whole": file_urls(item.whole),
-        "whole_name": item.whole[0].filename,
-        "versions": [_version_view(v.version, v.current) for v in item.versions],
-    }
-
-
-def _list_data(item: downloads.ListFiles) -> dict[str, Any]:
-    return {
-        "list": item.list_id,
-        "label": item.label,
-        "downloads": file_urls(item.whole),
-        "versions": [{**version_data(v.version), "current": v.current} for v in item.versions],
+        "whole": file_urls(whole),
+        "whole_name": whole[0].filename,
+        "versions": [_version_view(v.info, v.current) for v in item.versions],
     }

@@ -10,8 +10,9 @@ from django.utils.http import urlencode
 
 from ecfgrading.lookups.paging import page_number
 from ecfgrading.lookups.search import PlayerSearch, search_players
+from ecfgrading.web.api.schemas import PlayerSearchOut, as_answered
 from ecfgrading.web.caching import cached_page
-from ecfgrading.web.render import plain, respond, wants_json
+from ecfgrading.web.render import respond, wants_json
 
 TEMPLATE = "web/players/lookup.html"
 
@@ -27,7 +28,7 @@ def lookup(request: HttpRequest) -> HttpResponse:
     if found.code is not None and not wants_json(request):
         return redirect("web:player", code=found.code)
     context = {**_context(found), "canonical": _canonical(request, found)}
-    return respond(request, TEMPLATE, context, data=_data(found))
+    return respond(request, TEMPLATE, context, data=_data(found) if wants_json(request) else None)
 
 
 def _canonical(request: HttpRequest, found: PlayerSearch) -> str:
@@ -55,22 +56,8 @@ def _query_string(query: str, inactive: bool) -> str:
 
 
 def _data(found: PlayerSearch) -> dict[str, Any]:
-    """The JSON twin: the query, the paging, the players (and a code query's player)."""
-    data: dict[str, Any] = {
-        "query": found.query,
-        "inactive": found.inactive,
-        "page": {
-            **found.page.as_dict(),
-            "first": found.page.first_index,
-            "last": found.page.last_index,
-        },
-        "players": plain(list(found.players)),
-        "lists": plain(list(found.current)),
-    }
-    if found.code is not None:
-        data["code"] = found.code
-    if found.problem:
-        data["problem"] = found.problem
-    if found.shorter:
-        data["shorter"] = found.shorter
+    """The JSON twin: /api/v1/players' answer (``PlayerSearchOut``), field for field, with
+    the page's first and last row numbers beside its paging."""
+    data: dict[str, Any] = as_answered(PlayerSearchOut, found)
+    data["page"].update(first=found.page.first_index, last=found.page.last_index)
     return data

@@ -12,7 +12,9 @@ The v2 bodies carry this request's processing times besides (``meter``), so thei
 content is kept without them and completed per request, and their ETag is weak: the
 same answer, not the same bytes. Every failure a user can cause (an unknown code, a bad
 date) is a ``ServiceError`` turned into ``success: false`` with its message, as JSON with
-status 200, as the federation's service answers: its clients read ``success``.
+status 200, as the federation's service answers: its clients read ``success``. That is
+this door's one mapping of the error contract (``attempt``); its shape is the
+federation's wire contract, not the site's JSON error body (``web.errors``).
 """
 
 from __future__ import annotations
@@ -110,12 +112,20 @@ def kept(route: str, make: Callable[[], Made]) -> tuple[str, Callable[[], Made]]
     return tag, content
 
 
+def attempt(build: Build) -> tuple[Any, str | None]:
+    """``build()`` and None, or None and the message of the ServiceError it raised: the
+    one place this door meets the error contract (every kind is ``success: false``)."""
+    try:
+        return build(), None
+    except ServiceError as error:
+        return None, error.message
+
+
 def v2_members(build: Build) -> Made:
     """The answer's JSON members, or on a ServiceError a failure's ``message``."""
-    try:
-        payload = build()
-    except ServiceError as error:
-        return Made(False, dumps({"message": error.message})[1:-1])
+    payload, refused = attempt(build)
+    if refused is not None:
+        return Made(False, dumps({"message": refused})[1:-1])
     return Made(True, dumps(payload)[1:-1])
 
 
@@ -149,16 +159,22 @@ def v2_failure(request: HttpRequest, message: str, status: int) -> HttpResponse:
 
 def rest_body(build: Build) -> Made:
     """The newer REST shape: ``{"success": ..., "message": ..., "data": ...}``."""
-    try:
-        data = build()
-    except ServiceError as error:
-        return Made(False, dumps({"success": False, "message": error.message, "data": None}))
+    data, refused = attempt(build)
+    if refused is not None:
+        return rest_refused(refused)
     return Made(True, dumps({"success": True, "message": "", "data": data}))
 
 
+def rest_refused(message: str) -> Made:
+    return Made(False, dumps({"success": False, "message": message, "data": None}))
+
+
 def rest_json(request: HttpRequest, build: Build) -> HttpResponse:
+    return rest_answer(request, rest_body(build))
+
+
+def rest_answer(request: HttpRequest, made: Made) -> HttpResponse:
     answering = Answering(request)
-    made = rest_body(build)
     body = None if answering.fresh(made.digest) else made.body
     return answering.respond(body, JSON, made.digest, weak=False)
 

@@ -2,7 +2,7 @@
 
 The list export writes the January rapid list (and the rapid part of a July list) in the
 seeds' 20 columns; the website serves it as ``gradesYYYYMM-rapid.csv``
-(``services.public.downloads``). This maps the older name onto that file, with the same
+(``lookups.list_files``). This maps the older name onto that file, with the same
 bytes, ETag and caching; only the name the browser saves it under is the one asked for.
 """
 

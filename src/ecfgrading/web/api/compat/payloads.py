@@ -1,5 +1,6 @@
 """The answers the v2 and REST shapes share: the rating list (JSON rows and CSV), a club's
-players, games and ratings, built from ``services.public.ratings`` with ``shapes``."""
+players, games and ratings, read from the player read model (``lookups.players``,
+``grades``, ``games``, ``clubs``) and given the federation's shapes by ``shapes``."""
 
 from __future__ import annotations
 
@@ -11,14 +12,23 @@ from typing import Any
 from django.utils import timezone
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.lookups import ratings
-from ecfgrading.lookups.ratings import RatingRow, RatingsError
+from ecfgrading.errors import ServiceError
+from ecfgrading.lookups.clubs import ClubEntry, club_player_ids
+from ecfgrading.lookups.games import graded_games
+from ecfgrading.lookups.grades import RatingRow, lists_in_force, rating_rows
+from ecfgrading.lookups.lists import CurrentList
+from ecfgrading.lookups.players import locate, rating_on
 from ecfgrading.web.api.compat import shapes
 
 
 def day_asked(text: str | None) -> dt.date | None:
     """A date as the shapes take it (YYYY-MM-DD); None when left out: the current lists."""
-    return ratings.parse_date(text) if text else None
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ServiceError(f"expected a date YYYY-MM-DD, got {text!r}") from None
 
 
 def effective(on: dt.date | None) -> str:
@@ -28,7 +38,7 @@ def effective(on: dt.date | None) -> str:
 
 def rating_list(on: dt.date | None) -> dict[str, Any]:
     """Every player published in the lists in force on ``on``, as rows of COLUMN_NAMES."""
-    rows = ratings.rating_rows(_in_force(on))
+    rows = rating_rows(_in_force(on))
     return {
         "rating_effective_date": effective(on),
         "column_names": list(shapes.COLUMN_NAMES),
@@ -41,7 +51,7 @@ def rating_list_csv(on: dt.date | None) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(shapes.CSV_COLUMNS)
-    writer.writerows(shapes.csv_row(row) for row in ratings.rating_rows(_in_force(on)))
+    writer.writerows(shapes.csv_row(row) for row in rating_rows(_in_force(on)))
     return out.getvalue().encode()
 
 
@@ -49,18 +59,18 @@ def csv_filename(on: dt.date | None) -> str:
     return f"rating_list_{effective(on)}.csv"
 
 
-def _in_force(on: dt.date | None) -> dict[Rate, ratings.InForce]:
-    found = ratings.lists_in_force(on)
+def _in_force(on: dt.date | None) -> dict[Rate, CurrentList]:
+    found = lists_in_force(on)
     if not found:
-        raise RatingsError(f"no list was in force on {effective(on)}")
+        raise ServiceError(f"no list was in force on {effective(on)}")
     return found
 
 
-def club_rows(code: str) -> tuple[ratings.ClubEntry, list[RatingRow]]:
+def club_rows(code: str) -> tuple[ClubEntry, list[RatingRow]]:
     """A club and its members published in the current lists (C2: not lapsed)."""
-    club, members = ratings.club_members(code)
-    in_force = ratings.lists_in_force()
-    return club, ratings.rating_rows(in_force, members) if members and in_force else []
+    club, members = club_player_ids(code)
+    in_force = lists_in_force()
+    return club, rating_rows(in_force, members) if members and in_force else []
 
 
 def club_players(code: str) -> dict[str, Any]:
@@ -86,18 +96,19 @@ def club_players_rest(code: str) -> dict[str, Any]:
 
 def games(code: str, rate_text: str, limit_text: str | None) -> list[dict[str, Any]]:
     rate = shapes.parse_rate(rate_text)
-    _code, lines = ratings.player_games(code, rate, _limit(limit_text))
-    return [shapes.game(line) for line in lines]
+    limit = _limit(limit_text)
+    return [shapes.game(line) for line in graded_games(locate(code), rate, limit)]
 
 
 def _limit(text: str | None) -> int | None:
     if text is None or text.strip() == "":
         return None
     if not text.strip().isdigit():
-        raise RatingsError(f"expected a limit of games, a whole number, got {text!r}")
+        raise ServiceError(f"expected a limit of games, a whole number, got {text!r}")
     return int(text)
 
 
 def rating(code: str, rate_text: str, on_text: str | None) -> dict[str, Any]:
     rate = shapes.parse_rate(rate_text)
-    return shapes.rating(ratings.rating_on(code, rate, day_asked(on_text)))
+    on = day_asked(on_text)
+    return shapes.rating(rating_on(locate(code), rate, on))

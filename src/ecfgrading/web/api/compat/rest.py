@@ -15,9 +15,8 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from ecfgrading.lookups import ratings, ratings_players
-from ecfgrading.lookups.ratings import RatingsError
-from ecfgrading.services.errors import ServiceError
+from ecfgrading.errors import ServiceError
+from ecfgrading.lookups import clubs, players, sound_alike
 from ecfgrading.web.api.compat import answers, payloads, shapes
 
 
@@ -30,7 +29,7 @@ def _answer(
     def data() -> Any:
         for name, value in zip(names, values, strict=True):
             if not value:
-                raise RatingsError(f"expected the parameter {name}, got none")
+                raise ServiceError(f"expected the parameter {name}, got none")
         return build(*values)
 
     return answers.rest_json(request, data)
@@ -53,7 +52,7 @@ def ratings_view(request: HttpRequest) -> HttpResponse:
 def rating_code(request: HttpRequest) -> HttpResponse:
     """``?code=``: the player with that grading code."""
     return _answer(
-        request, ("code",), lambda code: shapes.player(ratings_players.player_info(code))
+        request, ("code",), lambda code: shapes.player(players.player_info(players.locate(code)))
     )
 
 
@@ -64,7 +63,7 @@ def fuzzy_names(request: HttpRequest) -> HttpResponse:
     return _answer(
         request,
         ("name",),
-        lambda name: [shapes.player(p) for p in ratings_players.players_sounding(name)],
+        lambda name: [shapes.player(p) for p in sound_alike.players_sounding(name)],
     )
 
 
@@ -91,7 +90,7 @@ def club_players(request: HttpRequest) -> HttpResponse:
 @require_safe
 def club_code(request: HttpRequest) -> HttpResponse:
     """``?code=``: the club with that code."""
-    return _answer(request, ("code",), lambda code: shapes.club(ratings.club_by_code(code)))
+    return _answer(request, ("code",), lambda code: shapes.club(clubs.club_by_code(code)))
 
 
 @csrf_exempt  # read-only: a POST gets 405, not a CSRF page
@@ -99,7 +98,7 @@ def club_code(request: HttpRequest) -> HttpResponse:
 def club_name(request: HttpRequest) -> HttpResponse:
     """``?name=``: clubs whose name, or a word of it, starts with the text."""
     return _answer(
-        request, ("name",), lambda name: [shapes.club(c) for c in ratings.clubs_named(name)]
+        request, ("name",), lambda name: [shapes.club(c) for c in clubs.clubs_named(name)]
     )
 
 
@@ -107,18 +106,15 @@ def club_name(request: HttpRequest) -> HttpResponse:
 @require_safe
 def rating_list_csv(request: HttpRequest) -> HttpResponse:
     """The rating list as CSV (the 32 columns and title); ``?date=`` for another day."""
-    try:
+
+    def download() -> HttpResponse:
         on = payloads.day_asked(request.GET.get("date") or None)
         filename = payloads.csv_filename(on)
         return answers.csv_file(
             request, f"{request.path}|{on}", filename, lambda: payloads.rating_list_csv(on)
         )
-    except ServiceError as error:
-        return answers.rest_json(request, _fail(error))
 
-
-def _fail(error: ServiceError) -> Callable[[], Any]:
-    def build() -> Any:
-        raise error
-
-    return build
+    response, refused = answers.attempt(download)
+    if refused is None:
+        return response
+    return answers.rest_answer(request, answers.rest_refused(refused))

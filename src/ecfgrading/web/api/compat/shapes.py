@@ -18,16 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.lookups.ratings import (
-    Club,
-    ClubEntry,
-    GameLine,
-    RateGrades,
-    Rating,
-    RatingRow,
-    RatingsError,
-)
-from ecfgrading.lookups.ratings_players import PlayerInfo
+from ecfgrading.errors import ServiceError
+from ecfgrading.lookups.clubs import ClubEntry
+from ecfgrading.lookups.games import GameLine
+from ecfgrading.lookups.grades import Club, RateGrades, RatingRow
+from ecfgrading.lookups.players import PlayerInfo, Rating
 
 # Every JSON body of the v2 shapes carries these.
 META_KEYS = (
@@ -132,8 +127,8 @@ def parse_rate(text: str) -> Rate:
     if wanted in _RATES:
         return _RATES[wanted]
     if wanted in _NOT_KEPT:
-        raise RatingsError(f"no {text} ratings are kept: only S (standard) and R (rapid) are")
-    raise RatingsError(f"expected a rating type S, Standard, R or Rapid, got {text!r}")
+        raise ServiceError(f"no {text} ratings are kept: only S (standard) and R (rapid) are")
+    raise ServiceError(f"expected a rating type S, Standard, R or Rapid, got {text!r}")
 
 
 def _or_none(text: str) -> str | None:
@@ -194,19 +189,21 @@ def game(line: GameLine) -> dict[str, Any]:
 
 
 def rating(found: Rating) -> dict[str, Any]:
+    """The *revised* rating is the grade in the version in force, the *original* one the
+    grade in the list's first version (docs/api.md)."""
     grades = found.grades
     return {
         "ECF_code": found.code,
         "full_name": found.name,
-        "rating_type": RATE_NAMES[found.rate],
+        "rating_type": RATE_NAMES[grades.rate],
         "effective_date": found.on.isoformat(),
-        "list": found.list_id,
-        "version": found.version,
+        "list": grades.list_id,
+        "version": grades.version.name,
         "original_rating": grades.original,
         "original_category": _or_none(grades.original_category),
-        "revised_rating": grades.revised,
-        "revised_category": _or_none(grades.revised_category),
-        "games": grades.games,
+        "revised_rating": grades.grade,
+        "revised_category": _or_none(grades.category),
+        "games": grades.games_counted,
     }
 
 
@@ -216,8 +213,8 @@ def _rate_cells(grades: RateGrades | None) -> list[Any]:
     return [
         grades.original,
         _or_none(grades.original_category),
-        grades.revised,
-        _or_none(grades.revised_category),
+        grades.grade,
+        _or_none(grades.category),
     ]
 
 
@@ -249,7 +246,7 @@ def club_player_row(row: RatingRow) -> list[Any]:
     return [
         row.code,
         row.name,
-        standard.revised if standard else None,
-        rapid.revised if rapid else None,
+        standard.grade if standard else None,
+        rapid.grade if rapid else None,
         None,
     ]

@@ -20,27 +20,26 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from ecfgrading.lookups import ratings, ratings_players
-from ecfgrading.services.errors import ServiceError
+from ecfgrading.lookups import clubs, players, sound_alike
 from ecfgrading.web.api.compat import answers, payloads, shapes
 
 Handler = Callable[..., dict[str, Any]]
 
 
 def _player_by_code(code: str) -> dict[str, Any]:
-    return shapes.player(ratings_players.player_info(code))
+    return shapes.player(players.player_info(players.locate(code)))
 
 
 def _player_by_member(number: str) -> dict[str, Any]:
-    return shapes.player(ratings_players.player_by_member_no(number))
+    return shapes.player(players.player_by_member_no(number))
 
 
 def _players_named(stem: str) -> dict[str, Any]:
-    return {"players": [shapes.player(p) for p in ratings_players.players_named(stem)]}
+    return {"players": [shapes.player(p) for p in players.players_named(stem)]}
 
 
 def _players_sounding(words: str) -> dict[str, Any]:
-    return {"players": [shapes.player(p) for p in ratings_players.players_sounding(words)]}
+    return {"players": [shapes.player(p) for p in sound_alike.players_sounding(words)]}
 
 
 def _rating(rate: str, code: str, on: str | None = None) -> dict[str, Any]:
@@ -52,11 +51,11 @@ def _games(rate: str, code: str, limit: str | None = None) -> dict[str, Any]:
 
 
 def _active_clubs() -> dict[str, Any]:
-    return {"clubs": [shapes.club(club) for club in ratings.active_clubs()]}
+    return {"clubs": [shapes.club(club) for club in clubs.active_clubs()]}
 
 
 def _club(club: str) -> dict[str, Any]:
-    return shapes.club(ratings.club_by_code(club))
+    return shapes.club(clubs.club_by_code(club))
 
 
 def _club_players(club: str) -> dict[str, Any]:
@@ -117,9 +116,11 @@ def api(request: HttpRequest) -> HttpResponse:
 
 def _csv(request: HttpRequest, route: str, on_text: str | None) -> HttpResponse:
     """The rating list as CSV; a bad date, or one with no list in force, as JSON."""
-    try:
+
+    def download() -> HttpResponse:
         on = payloads.day_asked(on_text)
         filename = payloads.csv_filename(on)
         return answers.csv_file(request, route, filename, lambda: payloads.rating_list_csv(on))
-    except ServiceError as error:
-        return answers.v2_failure(request, error.message, status=200)
+
+    response, refused = answers.attempt(download)
+    return response if refused is None else answers.v2_failure(request, refused, status=200)

@@ -1,8 +1,8 @@
-"""A published list a page at a time, in the fields of its JSON export (/api/v1).
+"""A published list's entries a page at a time, in the fields of its JSON export.
 
-The JSON export (``services.lists.export``) writes a whole list at once; a program that
-pages through it wants the same fields for 100 entries at a time without the seconds a
-national export takes. A page here costs a fixed handful of queries whatever the list's
+The JSON export (``lookups.exports``) writes a whole list at once; a program that pages
+through it wants the same fields for 100 entries at a time without the seconds a national
+export takes. A page here costs a fixed handful of queries whatever the list's
 size: the versions, the count, the page of entries with their players, the previous
 list's and the August grades of those players, their clubs.
 
@@ -18,10 +18,11 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound
+from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.exports import ENTRY_FIELDS, PLAYER_FIELDS
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.lists import VersionInfo, list_label, published_versions
@@ -171,7 +172,7 @@ def _current_of(of_rate: list[VersionInfo], list_id: str) -> VersionInfo | None:
 def _august(target: ListId, version: VersionInfo, of_list: list[VersionInfo]) -> VersionInfo | None:
     """G27, as the export applies it: a July list at a version other than August is shown
     against its August version, once that is published."""
-    if target.month != 7 or version.name == ListVersion.AUGUST:
+    if not target.has_august or version.name == ListVersion.AUGUST:
         return None
     return next((v for v in of_list if v.name == ListVersion.AUGUST), None)
 
@@ -199,8 +200,8 @@ def _entry(
     august_grade = None if august is None else august.get(pk)
     in_previous = previous.get(pk)
     return ListEntryRow(
-        code=str(GradingCode(row.player__code)),
-        name=f"{surname}, {forenames}" if forenames else surname,
+        code=code_text(row.player__code),
+        name=full_name(surname, forenames),
         sex=row.player__sex or None,
         list=version.list_id,
         rate=version.rate.value,

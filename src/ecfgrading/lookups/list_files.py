@@ -10,7 +10,7 @@ all mean the same thing::
     grades201207-rapid-initial.csv    one rate, one version: a published version's file
 
 The format is the file's extension: ``csv`` (the 20-column layout), ``json``, ``xlsx``.
-Bytes come from ``services.lists.export_list`` and are kept in the shared cache, keyed by
+Bytes come from ``exports.export_list`` and are kept in the shared cache, keyed by
 the versions they hold and the data token: a published version's entries never change,
 but names and clubs in its file are read from the registry, so a correction made since
 gives a new file rather than a stale one.
@@ -26,18 +26,11 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound
 from ecfgrading.lookups.exports import FORMATS, export_list
 from ecfgrading.lookups.freshness import data_token
-from ecfgrading.lookups.lists import (
-    CurrentList,
-    VersionInfo,
-    list_label,
-    lists_by_rate,
-    published_versions,
-)
+from ecfgrading.lookups.lists import VersionInfo, list_label, published_versions
 
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -73,6 +66,22 @@ class ListFile:
     @property
     def content_type(self) -> str:
         return CONTENT_TYPES[self.fmt]
+
+
+@dataclass(frozen=True)
+class FileLink:
+    """A list's file in one format, by name."""
+
+    fmt: str
+    filename: str
+
+
+def links(
+    list_id: str, rate: Rate | None = None, version: str | None = None
+) -> tuple[FileLink, ...]:
+    """The file in each format: of every rate at its current version, of one rate, or of
+    one version."""
+    return tuple(FileLink(fmt, ListFile(list_id, rate, version, fmt).filename) for fmt in FORMATS)
 
 
 @dataclass(frozen=True)
@@ -168,71 +177,3 @@ def _export(resolved: ResolvedFile) -> bytes:
     file = resolved.file
     rates = [version.rate for version in resolved.versions]
     return export_list(file.list_id, rates=rates, version=file.version, fmt=file.fmt)
-
-
-# What the pages offer ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FileLink:
-    fmt: str
-    filename: str
-
-
-@dataclass(frozen=True)
-class VersionFiles:
-    """One published version of one rate with its files."""
-
-    version: VersionInfo
-    current: bool  # the latest published version of its list and rate (G26)
-    files: tuple[FileLink, ...]
-
-
-@dataclass(frozen=True)
-class ListFiles:
-    """One list (July 2012), its versions of every rate, and the whole list's files."""
-
-    list_id: str
-    label: str  # July 2012
-    whole: tuple[FileLink, ...]  # every rate at its current version: gradesYYYYMM.*
-    versions: tuple[VersionFiles, ...]  # standard first, then rapid; oldest first
-
-
-def links(
-    list_id: str, rate: Rate | None = None, version: str | None = None
-) -> tuple[FileLink, ...]:
-    """A file in each format."""
-    return tuple(FileLink(fmt, ListFile(list_id, rate, version, fmt).filename) for fmt in FORMATS)
-
-
-def catalogue(found: Sequence[VersionInfo] | None = None) -> list[ListFiles]:
-    """Every published list and version with its files, latest list first: one query."""
-    versions = published_versions() if found is None else list(found)
-    by_list: dict[str, list[VersionInfo]] = {}
-    for version in versions:
-        by_list.setdefault(version.list_id, []).append(version)
-    return [_list_files(list_id, by_list[list_id]) for list_id in sorted(by_list, reverse=True)]
-
-
-def _list_files(list_id: str, versions: Sequence[VersionInfo]) -> ListFiles:
-    ordered = sorted(versions, key=lambda v: v.rate is not Rate.STANDARD)  # stable: G26 order
-    latest = {v.rate: v for v in ordered}
-    rows = tuple(
-        VersionFiles(v, latest[v.rate] is v, links(list_id, v.rate, v.name)) for v in ordered
-    )
-    return ListFiles(list_id, list_label(list_id), links(list_id), rows)
-
-
-def current_lists_shown() -> list[CurrentList]:
-    """What the home page shows: the current standard list and the latest rapid list of
-    each month (July with its August revision, and January)."""
-    by_rate = lists_by_rate()
-    standard, rapid = by_rate[Rate.STANDARD][:1], by_rate[Rate.RAPID][:2]  # latest first
-    if len(rapid) == 2 and rapid[1].list_id != _before(rapid[0].list_id):
-        rapid = rapid[:1]  # an older list of the other month is not current
-    return [*standard, *rapid]
-
-
-def _before(list_id: str) -> str:
-    """The rapid list before this one: six months earlier."""
-    return str(ListId.parse(list_id).previous_same_rate(Rate.RAPID))

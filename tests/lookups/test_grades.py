@@ -1,4 +1,5 @@
-"""The federation's rating-API data (issue 10, compatibility) on small records built by hand.
+"""Grades in the lists in force, the rating list, and players, games and clubs as the
+federation's rating API finds them (issue 10), on small records built by hand.
 
 Each test builds the lists, versions, players, clubs and games it needs, published on
 dates of its choosing; expected grades, dates and points are read off those hand-made
@@ -18,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.engine import GradingCode
 from ecfgrading.engine.types import Rate
-from ecfgrading.lookups import ratings, ratings_players
+from ecfgrading.lookups import clubs, games, grades, players, sound_alike
 from ecfgrading.lookups.clubs import forget_index
 from ecfgrading.lookups.memberships import shown_clubs
 from ecfgrading.registry.models import (
@@ -100,8 +101,12 @@ def history() -> dict[str, Player]:
 
 
 def in_force(day: str) -> dict[Rate, tuple[str, str, str]]:
-    found = ratings.lists_in_force(dt.date.fromisoformat(day))
-    return {rate: (f.list_id, f.initial.name, f.version.name) for rate, f in found.items()}
+    found = grades.lists_in_force(dt.date.fromisoformat(day))
+    return {rate: (f.list_id, f.versions[0].name, f.current.name) for rate, f in found.items()}
+
+
+def rating_on(code: str, rate: Rate, on: dt.date | None) -> players.Rating:
+    return players.rating_on(players.locate(code), rate, on)
 
 
 def test_no_list_is_in_force_before_the_first_publication(history) -> None:
@@ -128,8 +133,8 @@ def test_between_two_lists_the_earlier_lists_latest_version_stays_in_force(histo
 
 
 def test_without_a_date_the_current_lists_are_in_force(history) -> None:
-    found = ratings.lists_in_force()
-    assert {r: (f.list_id, f.version.name) for r, f in found.items()} == {
+    found = grades.lists_in_force()
+    assert {r: (f.list_id, f.current.name) for r, f in found.items()} == {
         Rate.STANDARD: ("2011-07", "initial"),
         Rate.RAPID: ("2011-01", "initial"),
     }
@@ -149,63 +154,56 @@ def test_original_is_the_first_versions_grade_and_revised_the_version_in_forces(
     history,
 ) -> None:
     ann = history["ann"]
-    on_1_sep = ratings.rating_on(ref(ann), Rate.STANDARD, dt.date(2010, 9, 1))
-    assert (on_1_sep.list_id, on_1_sep.version) == ("2010-07", "august")
-    assert (on_1_sep.grades.original, on_1_sep.grades.original_category) == (150, "A")
-    assert (on_1_sep.grades.revised, on_1_sep.grades.revised_category) == (152, "A")
-    on_1_aug = ratings.rating_on(ref(ann), Rate.STANDARD, dt.date(2010, 8, 1))
-    assert (on_1_aug.grades.original, on_1_aug.grades.revised) == (150, 150)
+    on_1_sep = rating_on(ref(ann), Rate.STANDARD, dt.date(2010, 9, 1)).grades
+    assert (on_1_sep.list_id, on_1_sep.version.name) == ("2010-07", "august")
+    assert (on_1_sep.original, on_1_sep.original_category) == (150, "A")
+    assert (on_1_sep.grade, on_1_sep.category) == (152, "A")
+    on_1_aug = rating_on(ref(ann), Rate.STANDARD, dt.date(2010, 8, 1)).grades
+    assert (on_1_aug.original, on_1_aug.grade) == (150, 150)
 
 
 def test_a_player_left_out_of_the_version_in_force_has_no_rating_then(history) -> None:
     # Bob is in 2010-07's initial version only (G26: the august version dropped him).
     with pytest.raises(NotFound, match="not graded"):
-        ratings.rating_on(ref(history["bob"]), Rate.STANDARD, dt.date(2010, 9, 1))
-    assert ratings.rating_on(ref(history["bob"]), Rate.STANDARD, dt.date(2010, 8, 1))
+        rating_on(ref(history["bob"]), Rate.STANDARD, dt.date(2010, 9, 1))
+    assert rating_on(ref(history["bob"]), Rate.STANDARD, dt.date(2010, 8, 1))
 
 
 def test_a_rating_asked_before_any_list_says_so(history) -> None:
     with pytest.raises(NotFound, match="no standard list was in force on 2009-01-01"):
-        ratings.rating_on(ref(history["ann"]), Rate.STANDARD, dt.date(2009, 1, 1))
+        rating_on(ref(history["ann"]), Rate.STANDARD, dt.date(2009, 1, 1))
 
 
 def test_a_code_without_its_letter_or_of_no_one_is_answered(history) -> None:
-    assert ratings.rating_on("100001", Rate.STANDARD, None).code == ref(history["ann"])
+    assert rating_on("100001", Rate.STANDARD, None).code == ref(history["ann"])
     with pytest.raises(NotFound):
-        ratings.rating_on("999998", Rate.STANDARD, None)
+        rating_on("999998", Rate.STANDARD, None)
     wrong = "100001" + ("A" if GradingCode(100001).letter != "A" else "B")
     with pytest.raises(NotFound):
-        ratings.rating_on(wrong, Rate.STANDARD, None)
-
-
-def test_dates_are_read_as_the_federation_writes_them() -> None:
-    assert ratings.parse_date("2012-09-01") == dt.date(2012, 9, 1)
-    for bad in ("2012-13-01", "01/09/2012", "yesterday"):
-        with pytest.raises(ServiceError, match="expected a date YYYY-MM-DD"):
-            ratings.parse_date(bad)
+        rating_on(wrong, Rate.STANDARD, None)
 
 
 # The rating list -----------------------------------------------------------------------------
 
 
 def test_the_rating_list_has_every_published_player_once_with_both_rates(history) -> None:
-    rows = ratings.rating_rows(ratings.lists_in_force(dt.date(2011, 3, 1)))
+    rows = grades.rating_rows(grades.lists_in_force(dt.date(2011, 3, 1)))
     # Ann: standard 2010-07 august only; Bob: rapid 2011-01 only (not in the august version).
     by_code = {row.code: row for row in rows}
     assert list(by_code) == [ref(history["ann"]), ref(history["bob"])]  # by name
     ann, bob = by_code[ref(history["ann"])], by_code[ref(history["bob"])]
-    assert ann.standard == ratings.RateGrades(150, "A", 152, "A", 30)
+    assert ann.standard == grades.RateGrades(150, "A", 152, "A", 30)
     assert ann.rapid is None
     assert bob.standard is None
-    assert bob.rapid == ratings.RateGrades(101, "E", 101, "E", 30)
+    assert bob.rapid == grades.RateGrades(101, "E", 101, "E", 30)
 
 
 def test_a_player_new_in_a_later_version_has_no_original_grade() -> None:
     ann, cy = person(100001, "Able", "Ann"), person(100003, "Cole", "Cy")
     publish("2012-07", "standard", "initial", at("2012-07-10"), {ann: (150, "A")})
     publish("2012-07", "standard", "august", at("2012-08-25"), {ann: (151, "A"), cy: (88, "E")})
-    rows = {row.code: row for row in ratings.rating_rows(ratings.lists_in_force())}
-    assert rows[ref(cy)].standard == ratings.RateGrades(None, "", 88, "E", 30)
+    rows = {row.code: row for row in grades.rating_rows(grades.lists_in_force())}
+    assert rows[ref(cy)].standard == grades.RateGrades(None, "", 88, "E", 30)
 
 
 def test_the_rating_list_costs_the_same_queries_for_two_players_or_forty() -> None:
@@ -220,7 +218,7 @@ def test_the_rating_list_costs_the_same_queries_for_two_players_or_forty() -> No
         day = at(f"{2000 + first // 1000}-07-10")
         publish(list_id, "standard", "initial", day, dict.fromkeys(made, (100, "A")))
         with CaptureQueriesContext(connection) as captured:
-            rows = ratings.rating_rows(ratings.lists_in_force())
+            rows = grades.rating_rows(grades.lists_in_force())
         assert len(rows) == players
         return len(captured)
 
@@ -234,8 +232,8 @@ def test_merged_records_count_for_their_survivor_in_the_list() -> None:
     publish("2012-07", "standard", "initial", at("2012-07-10"), {merged: (140, "B")})
     merged.merged_into = survivor
     merged.save()
-    rows = ratings.rating_rows(ratings.lists_in_force())
-    assert [(row.code, row.standard.revised) for row in rows] == [(ref(survivor), 140)]
+    rows = grades.rating_rows(grades.lists_in_force())
+    assert [(row.code, row.standard.grade) for row in rows] == [(ref(survivor), 140)]
 
 
 # Players ------------------------------------------------------------------------------------
@@ -256,10 +254,10 @@ def test_a_players_details_are_his_public_ones_with_clubs_not_lapsed_and_no_loca
     ClubMembership.objects.create(player=ann, club=old, first_season=2005, last_season=2009)
     publish("2012-07", "standard", "initial", at("2012-07-10"), {ann: (150, "A")})
     forget_index()
-    info = ratings_players.player_info("100001")
+    info = players.player_info(players.locate("100001"))
     # Season 2012 (2012-07): York (2012) before Leeds (2011); Old Town lapsed (C2, last
     # quoted 2009, three seasons before); the church hall is a location, not a club.
-    assert info.clubs == (ratings.Club("1YOR", "York"), ratings.Club("1LEE", "Leeds"))
+    assert info.clubs == (grades.Club("1YOR", "York"), grades.Club("1LEE", "Leeds"))
     assert (info.code, info.name, info.gender, info.fide_no, info.member_no) == (
         ref(ann), "Able, Ann", "F", 400123, "ME1234",
     )  # fmt: skip
@@ -267,9 +265,9 @@ def test_a_players_details_are_his_public_ones_with_clubs_not_lapsed_and_no_loca
 
 
 def test_the_lists_first_club_is_the_first_club_the_lapse_rule_shows() -> None:
-    # ratings.first_clubs reads in one plain query what services.clubs.shown_clubs gives
+    # grades.first_clubs reads in one plain query what memberships.shown_clubs gives
     # (without locations): they must agree on every tie of the order.
-    clubs = {
+    named = {
         name: Club.objects.create(code=f"9{name[:3].upper()}", name=name)
         for name in ("Alpha", "Beta", "Gamma")
     }
@@ -285,14 +283,14 @@ def test_the_lists_first_club_is_the_first_club_the_lapse_rule_shows() -> None:
         players[code] = person(code, f"Player{code}")
         for name, first, last in memberships:
             ClubMembership.objects.create(
-                player=players[code], club=clubs[name], first_season=first, last_season=last
+                player=players[code], club=named[name], first_season=first, last_season=last
             )
     ClubMembership.objects.create(player=players[100004], club=hall, first_season=2012,
                                   last_season=2012)  # fmt: skip
     ids = [p.id for p in players.values()]
     shown = shown_clubs(ids, 2012, limit=None)
-    expected = {pk: ratings.clubs_of(found)[0] for pk, found in shown.items()}
-    assert ratings.first_clubs(ids, 2012) == expected
+    expected = {pk: grades.clubs_of(found)[0] for pk, found in shown.items()}
+    assert grades.first_clubs(ids, 2012) == expected
     names = {code: expected[p.id].name for code, p in players.items()}
     assert names == {100001: "Alpha", 100002: "Alpha", 100003: "Alpha", 100004: "Beta"}
 
@@ -300,11 +298,11 @@ def test_the_lists_first_club_is_the_first_club_the_lapse_rule_shows() -> None:
 def test_a_player_is_found_by_his_membership_number_as_written_or_in_capitals() -> None:
     ann = person(100001, "Able", "Ann", membership_no="ME003511")
     person(100002, "Baker", "Bob")
-    assert ratings_players.player_by_member_no("ME003511").code == ref(ann)
-    assert ratings_players.player_by_member_no(" me003511 ").code == ref(ann)
+    assert players.player_by_member_no("ME003511").code == ref(ann)
+    assert players.player_by_member_no(" me003511 ").code == ref(ann)
     for unknown in ("ME999999", ""):
         with pytest.raises(NotFound):
-            ratings_players.player_by_member_no(unknown)
+            players.player_by_member_no(unknown)
 
 
 def test_a_players_last_game_is_his_latest_graded_one_of_either_rate() -> None:
@@ -312,7 +310,7 @@ def test_a_players_last_game_is_his_latest_graded_one_of_either_rate() -> None:
     record_game(ann, bob, "10", dt.date(2011, 3, 1), rate="rapid")
     record_game(bob, ann, "55", dt.date(2011, 5, 2))
     record_game(ann, bob, "1d", dt.date(2011, 6, 9), graded=False)  # a default: not graded
-    assert ratings_players.player_info(ref(ann)).date_last_game == dt.date(2011, 5, 2)
+    assert players.player_info(players.locate(ref(ann))).date_last_game == dt.date(2011, 5, 2)
 
 
 def test_a_name_stem_finds_surnames_and_a_comma_finds_forenames_of_one_surname() -> None:
@@ -320,7 +318,7 @@ def test_a_name_stem_finds_surnames_and_a_comma_finds_forenames_of_one_surname()
     smithers, smythe = person(100003, "Smithers", "Joe"), person(100004, "Smythe", "John")
 
     def found(stem: str) -> list[str]:
-        return [p.code for p in ratings_players.players_named(stem)]
+        return [p.code for p in players.players_named(stem)]
 
     assert found("smi") == [ref(smith_jane), ref(smith_john), ref(smithers)]
     assert found("smith, jo") == [ref(smith_john)]
@@ -336,7 +334,7 @@ def test_names_that_sound_alike_are_found_in_either_order() -> None:
     person(100004, "Smith", "Mary")
 
     def found(words: str) -> set[str]:
-        return {p.code for p in ratings_players.players_sounding(words)}
+        return {p.code for p in sound_alike.players_sounding(words)}
 
     # Smith and Smythe share Soundex S530; 'Jon' and 'John' share J500.
     assert found("john smith") == {ref(smythe), ref(smith)}
@@ -362,7 +360,7 @@ def test_names_that_sound_alike_are_found_in_either_order() -> None:
     ],
 )
 def test_soundex_codes_as_published(word: str, code: str) -> None:
-    assert ratings_players.soundex(word) == code
+    assert sound_alike.soundex(word) == code
 
 
 # Games --------------------------------------------------------------------------------------
@@ -419,8 +417,7 @@ def test_games_carry_the_grades_of_the_list_that_graded_them(history) -> None:
         for game, points in ((won, 170.0), (drew, 190.0))
     )  # fmt: skip
     _published(version, at("2011-08-25"))
-    code, lines = ratings.player_games(ref(ann), Rate.STANDARD)
-    assert code == ref(ann)
+    lines = games.graded_games(players.locate(ref(ann)), Rate.STANDARD)
     got = [
         (g.date, g.colour, g.score, g.opponent_code, g.opponent_rating, g.player_rating,
          g.increment, g.event_code)
@@ -431,10 +428,10 @@ def test_games_carry_the_grades_of_the_list_that_graded_them(history) -> None:
         (dt.date(2010, 11, 1), "B", 0.5, ref(cy), 200, 150, 40.0, "EV2010s"),
         (dt.date(2010, 10, 1), "W", 1.0, ref(bob), 120, 150, 20.0, "EV2010s"),
     ]
-    assert [g.date for g in ratings.player_games(ref(ann), Rate.STANDARD, 1)[1]] == [
+    assert [g.date for g in games.graded_games(players.locate(ref(ann)), Rate.STANDARD, 1)] == [
         dt.date(2011, 8, 1)
     ]
-    assert ratings.player_games(ref(ann), Rate.RAPID)[1] == []
+    assert games.graded_games(players.locate(ref(ann)), Rate.RAPID) == []
 
 
 # Clubs --------------------------------------------------------------------------------------
@@ -452,9 +449,9 @@ def test_active_clubs_have_a_code_and_a_member_not_lapsed() -> None:
     ClubMembership.objects.create(player=bob, club=absorbed, first_season=2012, last_season=2012)
     publish("2012-07", "standard", "initial", at("2012-07-10"), {ann: (150, "A")})
     forget_index()
-    assert ratings.active_clubs() == [ratings.ClubEntry("3CAN", "Canterbury", "kent", "Kent")]
-    assert ratings.club_by_code("3dov") == ratings.ClubEntry("3DOV", "Dover", "kent", "Kent")
-    _club, members = ratings.club_members("3CAN")
+    assert clubs.active_clubs() == [clubs.ClubEntry("3CAN", "Canterbury", "kent", "Kent")]
+    assert clubs.club_by_code("3dov") == clubs.ClubEntry("3DOV", "Dover", "kent", "Kent")
+    _club, members = clubs.club_player_ids("3CAN")
     assert members == sorted([ann.id, bob.id])  # Folkestone's members are Canterbury's
     with pytest.raises(NotFound):
-        ratings.club_by_code("9XXX")
+        clubs.club_by_code("9XXX")

@@ -1,9 +1,10 @@
-"""G29's conversions for /api/v1: from an ECF grade, a FIDE rating or a national Elo.
+"""G29's conversions: from an ECF grade, a FIDE rating or a national Elo.
 
-The help page shows the seeds' table (``guide.conversion_table``); a program asks about
+The lists and help pages show the seeds' table (``conversion_table``); a program asks about
 one figure. Every figure comes from the engine's formulas under the rule set, unrounded
 (an ECF grade from a FIDE rating is rarely whole) and never clamped: the note about the
-minimum published FIDE rating goes beside it (G29).
+minimum published FIDE rating goes beside it (G29). The table's rows are the same figures
+(``convert``), rounded as the seeds print them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from ecfgrading.engine.conversions import (
     national_elo_to_ecf,
 )
 from ecfgrading.engine.rules import ECF_2009, RuleSet
-from ecfgrading.lookups.guide import conversion_table
+
+# The seeds' illustrative conversion table (G29): ECF 60 to 270 in steps of 10.
+CONVERSION_GRADES = range(60, 271, 10)
 
 
 class Scale(StrEnum):
@@ -77,3 +80,49 @@ def convert(scale: Scale, value: float, rules: RuleSet = ECF_2009) -> Converted:
         national_elo=ecf_to_national_elo(grade, rules),
         below_fide_minimum=below_fide_minimum(fide, rules),
     )
+
+
+# The seeds' table, as the pages show it ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """One row of the conversion table (G29), in whole numbers."""
+
+    ecf: int
+    fide: int
+    national_elo: int
+    below_fide_minimum: bool
+
+
+@dataclass(frozen=True)
+class ConversionTable:
+    rows: tuple[Conversion, ...]
+    fide_formula: str  # ECF × 8 + 650 = FIDE
+    national_formula: str
+    note: str  # The minimum published FIDE Elo is 1200
+
+
+def conversion_table(
+    rules: RuleSet = ECF_2009, grades: range = CONVERSION_GRADES
+) -> ConversionTable:
+    """G29: FIDE and national Elo equivalents of ECF grades, with the seeds' note."""
+    rows = tuple(conversion(grade, rules) for grade in grades)
+    factor = _whole(rules.elo_factor)
+    return ConversionTable(
+        rows=rows,
+        fide_formula=f"ECF × {factor} + {_whole(rules.fide_offset)} = FIDE",
+        national_formula=f"ECF × {factor} + {_whole(rules.national_elo_offset)} = national Elo",
+        note=f"The minimum published FIDE Elo is {_whole(rules.fide_minimum)}",
+    )
+
+
+def conversion(grade: int, rules: RuleSet = ECF_2009) -> Conversion:
+    """An ECF grade's row of the table: ``convert``'s figures, whole."""
+    found = convert(Scale.ECF, grade, rules)
+    return Conversion(grade, round(found.fide), round(found.national_elo), found.below_fide_minimum)
+
+
+def _whole(value: float) -> int:
+    """A rule's number as players read it: the rule set keeps floats for the arithmetic."""
+    return round(float(value))

@@ -22,12 +22,14 @@ from ecfgrading.engine.categories import CATEGORY_CODES, categories
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.lookups import provisional
-from ecfgrading.lookups.player import (
+from ecfgrading.lookups.players import (
     Located,
     PlayerNotFound,
     PlayerPage,
     locate,
     player_page,
+    player_summary,
+    rating_on,
 )
 from ecfgrading.lookups.provisional import games_needed, next_list, x_needed
 from ecfgrading.registry.models import Player, PlayerAlias
@@ -56,7 +58,7 @@ def run(list_id: str, rate: Rate = STANDARD) -> str:
 
 def imported(*files: tuple[str, bytes]) -> None:
     outcomes = import_files(list(files))
-    assert [p.message for o in outcomes for p in o.feedback.errors] == []
+    assert [p.message for o in outcomes for p in o.report.errors] == []
 
 
 def listed(name: str, grade: int, year: int = 2009, number: int = 200_001) -> Player:
@@ -113,7 +115,7 @@ def test_the_card_gives_the_grade_its_list_and_the_g29_equivalents() -> None:
     _fed, notional = notional_history()
     card = page_of(notional).standard
     assert (card.grade, card.category, card.games_latest, card.games_counted) == (141, "C", 12, 30)
-    assert (card.list_id, card.version) == ("2012-07", "initial")
+    assert (card.list, card.version) == ("2012-07", "initial")
     # G29 by hand: 141 x 8 + 650 = 1778; 141 x 8 + 600 = 1728; 1778 is above 1200.
     assert (card.fide, card.national_elo, card.below_fide_minimum) == (1778, 1728, False)
     assert card.category_words == "30 games over three seasons"  # adult C: n0+n1+n2 >= 30
@@ -140,13 +142,30 @@ def test_g27_a_revision_after_august_shows_both_grades_and_is_marked() -> None:
     imported(fed.event(fed.against(notional, ["10"], 150, date(2012, 3, 1))))
     assert run("2012-07") == "august"
     card = page_of(notional).standard
-    assert (card.grade, card.august_grade, card.revised) == (144, None, False)  # it is August's
+    # G27: the August version is the current one; its grade is the August grade, which
+    # eligibility uses, and nothing has revised it.
+    assert (card.grade, card.august_grade, card.revised) == (144, 144, False)
     # rev1: a late loss scores 100: 14 games, 2100; 10 at 140 and 6 at 130:
     # (2100 + 1400 + 780) / 30 = 142.67 -> 143, which differs from August's 144.
     imported(fed.event(fed.against(notional, ["01"], 150, date(2012, 3, 2))))
     assert run("2012-07") == "rev1"
     card = page_of(notional).standard
     assert (card.grade, card.version, card.august_grade, card.revised) == (143, "rev1", 144, True)
+
+
+def test_g27_the_august_grade_is_the_same_whichever_door_asks() -> None:
+    fed, notional = notional_history()
+    # August: 144 (worked above); it is the current version, and the August grade, which
+    # eligibility uses, whether or not a later version revises it.
+    imported(fed.event(fed.against(notional, ["10"], 150, date(2012, 3, 1))))
+    assert run("2012-07") == "august"
+    located = locate(notional.ref)
+    page, summary = player_page(located).standard, player_summary(located).standard
+    assert (page.grade, page.august_grade, page.revised) == (144, 144, False)
+    assert (summary.grade, summary.august_grade, summary.revised) == (144, 144, False)
+    rating = rating_on(located, STANDARD, None).grades  # the federation's API
+    # Original: the initial version's 141; revised: the version in force, August's 144.
+    assert (rating.original, rating.grade, rating.august_grade) == (141, 144, 144)
 
 
 # --- how the grade was calculated (section 10) ----------------------------------------
@@ -210,7 +229,7 @@ def test_next_list_follows_the_previous_list_rule_of_g4() -> None:
 def test_before_any_new_game_the_page_says_what_keeps_him_on_the_list() -> None:
     _fed, notional = notional_history()
     (nxt,) = page_of(notional).next_lists
-    assert (nxt.list_id, nxt.since, nxt.provisional, nxt.received) == (
+    assert (nxt.list, nxt.since, nxt.provisional, nxt.received) == (
         "2013-07",
         date(2012, 5, 31),
         None,
