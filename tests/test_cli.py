@@ -19,10 +19,13 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 from django.db.models import Q
+from django.test import Client
+from django.urls import reverse
 
 from ecfgrading.cli import main
 from ecfgrading.registry.models import AuditLog, Event, Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import resolve_code
+from ecfgrading.services.accounts import Role, create_user
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -288,6 +291,7 @@ NAMESAKES_2012 = (
 )
 
 SMITH_OF_NEWTOWN = "#PIN=2#NAME=Smith, John#CLUB NAME=Newtown"  # no code, a club neither is in
+SMITHS = (102807, 233310, 300001, 300002)  # four records of one name, merged in pairs
 
 
 def load_list(tmp_path: Path, text: str, list_id: str = "2012-07") -> None:
@@ -358,6 +362,39 @@ def test_merge_makes_the_absorbed_code_resolve_to_the_survivor(tmp_path: Path) -
     assert "Grade 120, category A, games 30" in output
     code, output = invoke("merge", "102807J", "--into", "233310H")
     assert (code, "expected two different players, got 233310H twice" in output) == (1, True)
+
+
+def test_a_merge_from_the_cli_shows_on_the_amendments_page_as_one_from_the_back_office() -> None:
+    smiths = [Player.objects.create(code=n, surname="Smith", forenames="John") for n in SMITHS]
+    cli_gone, cli_kept, office_gone, office_kept = (p.ref for p in smiths)
+    team = create_user("tess", role=Role.TEAM, email="tess@team.example", password="x" * 20)
+    office = Client()
+    office.force_login(team)
+
+    assert invoke("merge", cli_gone, "--into", cli_kept, "--why", "one person")[0] == 0
+    done = office.post(
+        reverse("backoffice:team_merge"),
+        {"absorbed": office_gone, "into": office_kept, "why": "one person"},
+    )
+
+    assert done.status_code == 302
+    office_row, cli_row = Client().get("/amendments/", {"format": "json"}).json()["amendments"]
+    assert cli_row["what"] == f"Smith, John ({cli_gone}) merged into Smith, John ({cli_kept})"
+    as_cli = json.dumps(office_row).replace(office_gone, cli_gone).replace(office_kept, cli_kept)
+    assert json.loads(as_cli) == cli_row
+    page = Client().get("/amendments/").content.decode()
+    assert page.count("merged into Smith, John") == 2
+
+
+def test_a_merge_without_a_reason_gives_the_usual_one_on_the_amendments_page() -> None:
+    gone, kept = (
+        Player.objects.create(code=n, surname="Smith", forenames="John") for n in SMITHS[:2]
+    )
+
+    assert invoke("merge", gone.ref, "--into", kept.ref)[0] == 0
+
+    (row,) = Client().get("/amendments/", {"format": "json"}).json()["amendments"]
+    assert (row["why"], row["player"]["code"]) == ("two records of the same player", kept.ref)
 
 
 def test_events_register_puts_the_event_on_record_and_on_the_chase_list() -> None:
@@ -534,7 +571,7 @@ def test_a_malformed_database_url_is_a_message_not_a_traceback(
 ) -> None:
     ran = run_cli(tmp_path, "player", "261619B", DATABASE_URL=url)
 
-    assert ran.returncode == 1
+    assert ran.returncode == 2  # a setting the environment gets wrong, as any other
     assert ran.stderr.startswith(
         f"Error: expected DATABASE_URL such as {URL_FORMS}, got {shown!r}: {reason}"
     ), ran.stderr
@@ -548,7 +585,7 @@ def test_the_commands_that_make_a_database_refuse_a_malformed_url_too(
     ran = run_cli(tmp_path, *command, DATABASE_URL="nonsense")
 
     assert (ran.returncode, ran.stderr) == (
-        1,
+        2,
         f"Error: expected DATABASE_URL such as {URL_FORMS}, got 'nonsense': "
         "its scheme is neither postgres nor sqlite\n",
     )

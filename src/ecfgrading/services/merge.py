@@ -1,4 +1,9 @@
-"""Merging two records of one person (the FAQ's most common error: misidentification)."""
+"""Merging two records of one person (the FAQ's most common error: misidentification).
+
+One use case for every door: the CLI's ``ecfgrading merge`` and the back office's
+"Merge two players" both call ``merge_players``, which merges, audits and records the
+amendment the public amendments page shows (issue 11, item 6; issue 20, item 2).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from django.db import transaction
 
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.registry.numbering import player_on_record
+from ecfgrading.services.amendments import record_amendment
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
@@ -17,11 +23,17 @@ class MergeError(ServiceError):
     """A merge that cannot be made: unknown codes, or the same person twice."""
 
 
-def merge_players(absorbed: str, into: str, *, user: Any = None, actor: str = "") -> Player:
+WHY = "two records of the same player"  # the reason given when none is
+
+
+def merge_players(
+    absorbed: str, into: str, *, why: str = "", user: Any = None, actor: str = ""
+) -> Player:
     """``absorbed`` becomes part of ``into``: his games, grades and history count for him.
 
     The absorbed code keeps resolving to the survivor (G28: codes are never reused),
-    and the next grading run reads everything under the survivor.
+    and the next grading run reads everything under the survivor. A merge changes grades
+    already published under two codes, so it is also an amendment, saying ``why``.
     """
     with busy_as_error(f"merging {absorbed} into {into}"), transaction.atomic():
         take_registry_lock()  # it changes who is on record: one such writer at a time
@@ -34,6 +46,13 @@ def merge_players(absorbed: str, into: str, *, user: Any = None, actor: str = ""
         _fill_in(kept, gone)
         note_changed([gone.id, kept.id])
         AuditLog.record("merge players", kept, user=user, actor=actor, absorbed=gone.ref)
+        record_amendment(
+            what=f"{gone.name} ({gone.ref}) merged into {kept.name} ({kept.ref})",
+            why=why.strip() or WHY,
+            user=user,
+            actor=actor,
+            player=kept,
+        )
     return kept
 
 

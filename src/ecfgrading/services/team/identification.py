@@ -2,8 +2,9 @@
 and the three decisions (link, create, merge), each previewed before it is made.
 
 The decisions themselves are the queue's and the merge's (services.results.queue,
-services.merge), which audit them; a merge is also an amendment (issue 11, item 6),
-since it changes grades already published under two codes.
+services.merge.merge_players, which the CLI calls too): they audit them, and the merge
+records its amendment (issue 11, item 6), since it changes grades already published
+under two codes.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Q
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode
@@ -20,9 +20,8 @@ from ecfgrading.engine.types import ResultCode
 from ecfgrading.lookups.profiles import Profile, profiles
 from ecfgrading.registry.models import Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import player_on_record, resolve_code
-from ecfgrading.services.amendments import record_amendment
 from ecfgrading.services.errors import ErrorKind
-from ecfgrading.services.merge import MergeError, merge_players
+from ecfgrading.services.merge import MergeError
 from ecfgrading.services.results.queue import OpenCase, PendingError, open_case_list, resolve
 
 
@@ -152,20 +151,6 @@ def link(case_id: int, code: str, *, user: Any) -> Player:
 def create(case_id: int, *, user: Any) -> Player:
     """Put the case's player on record as a new player (audited by the queue)."""
     return resolve(case_id, create=True, user=user)
-
-
-def merge(absorbed: str, into: str, *, why: str, user: Any) -> Player:
-    """Merge two records of one person (audited by the merge) and note the amendment."""
-    with transaction.atomic():
-        gone = player_on_record(absorbed, MergeError)
-        kept = merge_players(absorbed, into, user=user)
-        record_amendment(
-            what=f"{gone.name} ({gone.ref}) merged into {kept.name} ({kept.ref})",
-            why=why.strip() or "two records of the same player",
-            user=user,
-            player=kept,
-        )
-    return kept
 
 
 def _case(case_id: int) -> PendingIdentification:
