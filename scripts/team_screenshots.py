@@ -54,7 +54,7 @@ def seed(cases: int = 1, queries: int = 1) -> None:
     configured Django process on the demo's database."""
     from ecfgrading.registry.models import Club, ClubMembership, Player
     from ecfgrading.registry.numbering import issue_code
-    from ecfgrading.services.feedback import Report, submit_feedback
+    from ecfgrading.services.feedback import NewFeedback, submit_feedback
     from ecfgrading.services.results.ingest import import_results
 
     twins = []
@@ -73,7 +73,7 @@ def seed(cases: int = 1, queries: int = 1) -> None:
         assert import_results(data, filename=f"spring-{n + 1}.txt").accepted
     for _ in range(queries):
         submit_feedback(
-            Report(
+            NewFeedback(
                 kind="wrong-result",
                 player_code=twins[0].ref,
                 message="My draw with Nina Newcomer in the Spring Rapidplay is missing.",

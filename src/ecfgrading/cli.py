@@ -1,8 +1,9 @@
 """The ``ecfgrading`` command: a thin layer over the service functions.
 
-Exit status: 0 success, 1 a domain error (bad file, unknown player...), 2 usage.
-A service reports a user's mistake as a ``ServiceError``; the command group turns it
-into "Error: message" in one place. Anything else is a bug and shows its traceback.
+Exit status: 0 success, 1 a domain error (bad file, unknown player...), 2 usage (or an
+environment variable the settings cannot read). A service reports a user's mistake as a
+``ServiceError``; the command group turns it into "Error: message" in one place.
+Anything else is a bug and shows its traceback.
 """
 
 from __future__ import annotations
@@ -17,12 +18,19 @@ from typing import Any
 import click
 
 from ecfgrading.errors import ServiceError  # the standard library only: --help stays fast
+from ecfgrading.progress import Progress
 
 
 class DomainError(click.ClickException):
     """A user's mistake or a refused operation: a clear message, exit status 1."""
 
     exit_code = 1
+
+
+class SettingError(click.ClickException):
+    """An environment variable the settings cannot read: its one line, exit status 2."""
+
+    exit_code = 2
 
 
 def _django(*, creating: bool = False) -> None:
@@ -35,7 +43,8 @@ def _django(*, creating: bool = False) -> None:
 
 
 def _configure() -> None:
-    """Settings that cannot be read (a malformed DATABASE_URL) are a message, exit 1."""
+    """Settings that cannot be read (a malformed DATABASE_URL, a typo in a flag) are the
+    settings' one-line message, exit 2."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
     import django
     from django.core.exceptions import ImproperlyConfigured
@@ -43,7 +52,7 @@ def _configure() -> None:
     try:
         django.setup()
     except ImproperlyConfigured as error:
-        raise DomainError(str(error)) from None
+        raise SettingError(str(error)) from None
 
 
 class _Commands(click.Group):
@@ -125,12 +134,12 @@ def results_import(files: tuple[Path, ...], as_json: bool, sender: str) -> None:
 
 def _telling(as_json: bool) -> Callable[[Any], None] | None:
     """Each file's report as soon as it is known, so a long batch shows where it is."""
-    return None if as_json else lambda outcome: click.echo(outcome.feedback.to_text())
+    return None if as_json else lambda outcome: click.echo(outcome.report.to_text())
 
 
 def _finish_batch(outcomes: list[Any], as_json: bool) -> None:
     if as_json:
-        _print_reports([o.feedback for o in outcomes], as_json)
+        _print_reports([o.report for o in outcomes], as_json)
     skipped = sum(o.already for o in outcomes)
     rejected = sum(not o.accepted for o in outcomes)
     accepted = len(outcomes) - skipped - rejected
@@ -204,8 +213,9 @@ def _print_reports(reports: list[Any], as_json: bool) -> None:
 
 
 @contextmanager
-def _progress(label: str, total: int) -> Iterator[Callable[[int, int, str], None]]:
-    """A rich progress bar on stderr when there is enough work to watch."""
+def _progress(label: str, total: int) -> Iterator[Progress]:
+    """A rich progress bar on stderr when there is enough work to watch; ``what`` (the
+    file, the address) is shown as the bar's label."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -557,8 +567,8 @@ def _delete_sqlite_database() -> None:
 
 
 @contextmanager
-def _stages() -> Iterator[Callable[[str, int, int], None]]:
-    """One rich progress bar per stage of a long job, on stderr."""
+def _stages() -> Iterator[Progress]:
+    """One rich progress bar per stage of a long job (each ``what`` it names), on stderr."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -567,7 +577,7 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
     with Progress(*columns, BarColumn(), console=console, disable=not console.is_terminal) as bar:
         tasks: dict[str, Any] = {}
 
-        def update(stage: str, done: int, total: int) -> None:
+        def update(done: int, total: int, stage: str) -> None:
             if stage not in tasks:
                 tasks[stage] = bar.add_task(stage, total=total)
             bar.update(tasks[stage], completed=done, total=total)
@@ -578,12 +588,19 @@ def _stages() -> Iterator[Callable[[str, int, int], None]]:
 @main.command()
 @click.argument("absorbed")
 @click.option("--into", required=True, help="The grading code of the record that stays.")
-def merge(absorbed: str, into: str) -> None:
-    """Merge two records of one person: the first becomes part of --into."""
+@click.option(
+    "--why",
+    default="",
+    help="Shown on the public amendments page (default: two records of the same player).",
+)
+def merge(absorbed: str, into: str, why: str) -> None:
+    """Merge two records of one person: the first becomes part of --into.
+
+    Like the back office's merge, it is recorded as an amendment."""
     _django()
     from ecfgrading.services.merge import merge_players
 
-    kept = merge_players(absorbed, into, actor="cli")
+    kept = merge_players(absorbed, into, why=why, actor="cli")
     click.echo(f"{absorbed} is now part of {kept.ref} {kept.name}; grade again to see it")
 
 

@@ -50,7 +50,9 @@ def built(
     stages: list[str] = []
     home = tmp_path_factory.mktemp("demo-home")
     with django_db_blocker.unblock():
-        summary = build_demo(home, size="tiny", seed=3, progress=lambda s, d, t: stages.append(s))
+        summary = build_demo(
+            home, size="tiny", seed=3, progress=lambda done, total, stage: stages.append(stage)
+        )
         assert "load list 2009-07" in stages
         yield summary
         call_command("flush", interactive=False, verbosity=0)

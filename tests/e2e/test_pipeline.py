@@ -47,7 +47,7 @@ def entry(player_id: int, list_id: str, rate: Rate, version: str | None = None) 
 
 def imported(*files: tuple[str, bytes]) -> None:
     outcomes = import_files(list(files))
-    problems = [p.message for o in outcomes for p in o.feedback.errors]
+    problems = [p.message for o in outcomes for p in o.report.errors]
     assert problems == []
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ecfgrading.formats import Problem, Report, parse_results
+from ecfgrading.formats import Problem, Problems, parse_results
 
 # The example of results-file.md, section 1, verbatim.
 SPEC_EXAMPLE = """\
@@ -84,5 +84,5 @@ def only(text: str, code: str) -> Problem:
     return found[0]
 
 
-def report_of(text: str) -> Report:
+def report_of(text: str) -> Problems:
     return parse_results(text)[1]

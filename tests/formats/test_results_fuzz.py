@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from ecfgrading.formats import (
     PROBLEM_CODES,
-    Report,
+    Problems,
     parse_results,
     read_results_bytes,
     write_results,
@@ -20,8 +20,8 @@ FIELD_NAMES = sorted(ALL_FIELDS | {"FINISH", "TABLE START", "TABLE END"})
 VALUES = st.sampled_from(["", "1", "2", "10", "55", "dd", "11/05/2013", "31/02/2013", "W", "x"])
 
 
-def assert_well_formed(results: object, report: Report) -> None:
-    assert isinstance(report, Report)
+def assert_well_formed(results: object, report: Problems) -> None:
+    assert isinstance(report, Problems)
     for problem in report:
         assert problem.code in PROBLEM_CODES
         assert problem.severity == PROBLEM_CODES[problem.code].severity

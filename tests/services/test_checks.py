@@ -29,7 +29,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.results.checks import refusal_problem, registry_problems
-from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import check_results, import_files, import_results
 from tests.services.results_text import results_file
 
@@ -56,13 +56,13 @@ def snapshot() -> str:
     return serializers.serialize("json", [obj for m in models for obj in m.objects.all()])
 
 
-def checked(data: bytes) -> Feedback:
-    (feedback,) = check_results([("a.txt", data)])
-    return feedback
+def checked(data: bytes) -> ImportReport:
+    (report,) = check_results([("a.txt", data)])
+    return report
 
 
-def found(feedback: Feedback) -> list[tuple[str, int, str]]:
-    return [(p.code, p.line, p.field) for p in feedback.problems]
+def found(report: ImportReport) -> list[tuple[str, int, str]]:
+    return [(p.code, p.line, p.field) for p in report.problems]
 
 
 def assert_refused_and_kept(data: bytes, problem: tuple[str, int, str]) -> None:
@@ -71,18 +71,18 @@ def assert_refused_and_kept(data: bytes, problem: tuple[str, int, str]) -> None:
     before = snapshot()
     outcome = import_results(data, filename="a.txt")
     assert not outcome.accepted
-    assert found(outcome.feedback) == [problem]
+    assert found(outcome.report) == [problem]
     kept = Submission.objects.get(id=outcome.submission_id)
     assert (kept.status, bytes(kept.raw)) == (Submission.Status.REJECTED, data)
     assert [p["code"] for p in kept.report["problems"]] == [problem[0]]
     assert snapshot() == before
 
 
-def assert_accepted(data: bytes) -> Feedback:
+def assert_accepted(data: bytes) -> ImportReport:
     assert found(checked(data)) == []
     outcome = import_results(data, filename="a.txt")
-    assert outcome.accepted, outcome.feedback.to_text()
-    return outcome.feedback
+    assert outcome.accepted, outcome.report.to_text()
+    return outcome.report
 
 
 # --- widths and ranges of the registry's columns --------------------------------------------
@@ -159,18 +159,18 @@ def test_the_longest_time_control_the_registry_holds_is_accepted() -> None:
 def test_a_comment_or_part_name_too_long_is_kept_cut_short_with_a_warning() -> None:
     games = [TWO_GAMES[0] + "#COMMENT=" + "c" * 201, TWO_GAMES[1] + "#COMMENT=" + "c" * 200]
     data = results_file([BLOGGS, SMITH], games, part="#SECTION RESULTS=" + "P" * 201)
-    feedback = assert_accepted_with_warnings(data)
-    assert found(feedback) == [("cut-short", 17, "SECTION RESULTS"), ("cut-short", 18, "COMMENT")]
+    report = assert_accepted_with_warnings(data)
+    assert found(report) == [("cut-short", 17, "SECTION RESULTS"), ("cut-short", 18, "COMMENT")]
     stored = Game.objects.order_by("line")
     assert [len(g.comment) for g in stored] == [200, 200]
     assert {g.part_name for g in stored} == {"P" * 200}
 
 
-def assert_accepted_with_warnings(data: bytes) -> Feedback:
+def assert_accepted_with_warnings(data: bytes) -> ImportReport:
     assert checked(data).errors == []
     outcome = import_results(data, filename="a.txt")
     assert outcome.accepted
-    return outcome.feedback
+    return outcome.report
 
 
 def test_the_queue_keeps_a_players_details_as_wide_as_the_records_do() -> None:
@@ -228,7 +228,7 @@ def test_games_already_received_under_another_code_are_warned_of_naming_that_eve
     outcome = import_results(again, filename="b")
 
     assert outcome.accepted  # a warning: the grading team decides
-    (warning,) = outcome.feedback.warnings
+    (warning,) = outcome.report.warnings
     assert warning.message == (
         "expected games not yet received under another event code, got the games of event"
         " 'XX1 (submission 1)'; if this is a correction, send it under that code with a"
@@ -318,7 +318,7 @@ def test_a_refusal_from_copy_is_reported_at_its_line_and_the_batch_goes_on(
     outcomes = import_files([("a.txt", first), ("b.txt", second)])
 
     assert [o.accepted for o in outcomes] == [False, True]
-    (problem,) = outcomes[0].feedback.errors
+    (problem,) = outcomes[0].report.errors
     assert (problem.code, problem.line, problem.field) == ("import-conflict", 19, "BOARD")
     assert problem.message == (
         "the database refused the file: 'value \"40000\" is out of range for type smallint';"

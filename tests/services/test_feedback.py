@@ -12,7 +12,7 @@ from ecfgrading.registry.models import AuditLog, Feedback, Player
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.feedback import (
     FeedbackError,
-    Report,
+    NewFeedback,
     feedback_status,
     submit_feedback,
 )
@@ -30,7 +30,7 @@ def smith() -> Player:
     return Player.objects.create(code=233310, surname="Smith", forenames="John")
 
 
-def _report(**changes: str) -> Report:
+def _report(**changes: str) -> NewFeedback:
     fields = {
         "kind": "wrong-result",
         "player_code": "233310H",
@@ -39,7 +39,7 @@ def _report(**changes: str) -> Report:
         "name": "John Smith",
         "email": "john@example.org",
     }
-    return Report(**{**fields, **changes})
+    return NewFeedback(**{**fields, **changes})
 
 
 def test_a_report_is_stored_with_its_fields_and_a_reference(smith: Player) -> None:

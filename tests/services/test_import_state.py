@@ -237,7 +237,7 @@ def test_a_file_done_elsewhere_meanwhile_leaves_nothing_of_the_late_import() -> 
     assert AuditLog.objects.filter(action="import results").count() == 1
     left.refresh_from_db()
     assert left.status == Submission.Status.ACCEPTED
-    assert left.report == stored(first.feedback.as_dict())
+    assert left.report == stored(first.report.as_dict())
     # The late view still serves: Ned is on record, linked, not created again.
     assert late.import_file(a_file("BB00002", BLOGGS, newcomer(2, "Newman, Ned")), "b").accepted
     assert Player.objects.filter(surname="Newman").count() == 1
@@ -257,7 +257,7 @@ def test_a_file_rejected_elsewhere_meanwhile_keeps_that_report() -> None:
     assert again.already and not again.accepted
     left.refresh_from_db()
     assert left.status == Submission.Status.REJECTED
-    assert left.report == stored(first.feedback.as_dict())
+    assert left.report == stored(first.report.as_dict())
     assert not Game.objects.exists() and not Player.objects.filter(surname="Newman").exists()
 
 

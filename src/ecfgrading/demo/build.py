@@ -11,7 +11,7 @@ what players' pages show as received for the next list.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -28,13 +28,13 @@ from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import Conflict
+from ecfgrading.progress import Progress
 from ecfgrading.registry.models import Club, Event, Game, PendingIdentification, Player
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 from ecfgrading.services.results.ingest import ImportResult, import_files
 from ecfgrading.services.results.queue import PendingError, open_cases, resolve
 
-Progress = Callable[[str, int, int], None]  # stage, done, total
 ACTOR = "demo"
 
 
@@ -132,9 +132,9 @@ class _History:
             self._note(demo_file, result)
 
     def _note(self, demo_file: DemoFile, result: ImportResult) -> None:
-        feedback = result.feedback
+        report = result.report
         self.received[result.submission_id] = demo_file
-        for new in feedback.new_players:
+        for new in report.new_players:
             self.codes[demo_file.pins[new.pin]] = new.code
         if not result.accepted:
             self.rejected.append(demo_file.filename)
@@ -143,7 +143,7 @@ class _History:
             files=self.counts.files + 1,
             accepted=self.counts.accepted + int(result.accepted),
             rejected=self.counts.rejected + int(not result.accepted),
-            queued=self.counts.queued + len(feedback.pending),
+            queued=self.counts.queued + len(report.pending),
         )
 
     # -- the pending queue ----------------------------------------------------------------
@@ -219,7 +219,7 @@ class _History:
 
     def _report(self, stage: str, done: int, total: int) -> None:
         if self.progress is not None:
-            self.progress(stage, done, total)
+            self.progress(done, total, stage)
 
 
 def _top_candidate(case: PendingIdentification) -> str | None:

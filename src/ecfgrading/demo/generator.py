@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -44,9 +44,9 @@ from ecfgrading.demo.tournaments import (
 )
 from ecfgrading.engine.rateplay import rate_of_play
 from ecfgrading.engine.types import Rate
+from ecfgrading.progress import Progress
 
 FloatArray = NDArray[np.float64]
-Progress = Callable[[str, int, int], None]  # stage, done, total
 
 # Shares of a season's games. Team events and club championships come first; the
 # tournaments make up the rest, so a season has about the size's number of games.
@@ -150,7 +150,7 @@ def generate(
 
 def _report(progress: Progress | None, stage: str, done: int, total: int) -> None:
     if progress is not None:
-        progress(stage, done, total)
+        progress(done, total, stage)
 
 
 def _world(rng: np.random.Generator, seed: int, size: DemoSize) -> World:

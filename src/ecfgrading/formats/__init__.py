@@ -13,7 +13,7 @@ from ecfgrading.formats.gradelist import (
     read_grade_list_bytes,
     write_grade_list,
 )
-from ecfgrading.formats.problems import PROBLEM_CODES, Problem, ProblemKind, Report
+from ecfgrading.formats.problems import PROBLEM_CODES, Problem, ProblemKind, Problems
 from ecfgrading.formats.results import (
     Colour,
     EventDetails,
@@ -42,8 +42,8 @@ __all__ = [
     "PlayerEntry",
     "Problem",
     "ProblemKind",
+    "Problems",
     "RateGrade",
-    "Report",
     "ResultsFile",
     "ResultsPart",
     "WhiteOn",

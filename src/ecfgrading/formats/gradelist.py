@@ -13,7 +13,7 @@ from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category
 from ecfgrading.formats.encoding import drop_bom
-from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Report, StopReading, decoded
+from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, StopReading, decoded
 from ecfgrading.formats.values import MAX_GRADE, BadValue, grading_code, whole
 
 CLUB_COLUMNS = 6
@@ -66,7 +66,7 @@ class GradeList:
     rows: tuple[GradeListRow, ...] = ()
 
 
-ListReading = tuple[GradeList | None, Report]
+ListReading = tuple[GradeList | None, Problems]
 
 
 def read_grade_list(handle: TextIO, *, strict: bool = False) -> ListReading:

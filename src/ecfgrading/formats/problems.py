@@ -1,4 +1,4 @@
-"""Problems a reader finds in a file, and the report that collects every one of them."""
+"""Problems a reader finds in a file, and ``Problems``, every one of them in line order."""
 
 from __future__ import annotations
 
@@ -182,8 +182,8 @@ def printable(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Report:
-    """Every problem of one file, in line order."""
+class Problems:
+    """Every problem of one file, in line order: what reading or checking it found."""
 
     problems: tuple[Problem, ...] = ()
 
@@ -246,8 +246,8 @@ class ProblemLog:
         else:
             self.omitted_warnings += 1
 
-    def report(self) -> Report:
-        return Report(tuple(sorted([*self.problems, *self._omitted()], key=lambda p: p.line)))
+    def report(self) -> Problems:
+        return Problems(tuple(sorted([*self.problems, *self._omitted()], key=lambda p: p.line)))
 
     def _omitted(self) -> list[Problem]:
         """One problem standing for those not listed (an error if any of them is)."""

@@ -5,7 +5,7 @@ The pieces live in ``results_*`` modules; this is the public face.
 
 from __future__ import annotations
 
-from ecfgrading.formats.problems import PROBLEM_CODES, Problem, ProblemKind, Report, Severity
+from ecfgrading.formats.problems import PROBLEM_CODES, Problem, ProblemKind, Problems, Severity
 from ecfgrading.formats.results_checks import code_of_another_player, stale_submission_index
 from ecfgrading.formats.results_model import (
     Colour,
@@ -34,8 +34,8 @@ __all__ = [
     "PlayerEntry",
     "Problem",
     "ProblemKind",
+    "Problems",
     "Reading",
-    "Report",
     "ResultsFile",
     "ResultsPart",
     "Severity",

@@ -6,7 +6,7 @@ from typing import TextIO
 
 from ecfgrading.formats.encoding import drop_bom
 from ecfgrading.formats.lexer import expand_tables, lex
-from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Report, StopReading, decoded
+from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, StopReading, decoded
 from ecfgrading.formats.results_checks import PartContext
 from ecfgrading.formats.results_event import build_event
 from ecfgrading.formats.results_fields import ALL_FIELDS
@@ -14,7 +14,7 @@ from ecfgrading.formats.results_layout import Layout, group
 from ecfgrading.formats.results_model import EventDetails, PartKind, ResultsFile
 from ecfgrading.formats.results_sets import build_part, build_players
 
-Reading = tuple[ResultsFile | None, Report]
+Reading = tuple[ResultsFile | None, Problems]
 
 
 def read_results(handle: TextIO, *, strict: bool = False) -> Reading:

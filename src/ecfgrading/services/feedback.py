@@ -49,8 +49,8 @@ class FeedbackError(ServiceError):
 
 
 @dataclass(frozen=True)
-class Report:
-    """What the sender wrote; the name and e-mail are private."""
+class NewFeedback:
+    """What the sender of the Grading Feedback Form wrote; the name and e-mail are private."""
 
     kind: str
     message: str
@@ -82,10 +82,10 @@ class FeedbackStatus:
         return self.status in (Status.RESOLVED, Status.DECLINED)
 
 
-def submit_feedback(report: Report, *, actor: str = "public") -> str:
+def submit_feedback(sent: NewFeedback, *, actor: str = "public") -> str:
     """Store a report for the grading team and return its reference; FeedbackError
     lists everything wrong with it."""
-    cleaned, player = _checked(report)
+    cleaned, player = _checked(sent)
     with transaction.atomic():
         feedback = _stored(cleaned, player)
         AuditLog.record(
@@ -111,14 +111,14 @@ def new_ref() -> str:
 # Checking a report ------------------------------------------------------------------------
 
 
-def _checked(report: Report) -> tuple[Report, Player | None]:
-    cleaned = Report(
-        kind=report.kind.strip(),
-        message=report.message.strip(),
-        player_code=report.player_code.strip().upper(),
-        event=report.event.strip(),
-        name=report.name.strip(),
-        email=report.email.strip(),
+def _checked(sent: NewFeedback) -> tuple[NewFeedback, Player | None]:
+    cleaned = NewFeedback(
+        kind=sent.kind.strip(),
+        message=sent.message.strip(),
+        player_code=sent.player_code.strip().upper(),
+        event=sent.event.strip(),
+        name=sent.name.strip(),
+        email=sent.email.strip(),
     )
     problems = _problems(cleaned)
     player = None
@@ -129,26 +129,26 @@ def _checked(report: Report) -> tuple[Report, Player | None]:
     return cleaned, player
 
 
-def _problems(report: Report) -> dict[str, str]:
+def _problems(sent: NewFeedback) -> dict[str, str]:
     problems: dict[str, str] = {}
-    if report.kind not in Kind.values:
-        problems["kind"] = f"expected one of {', '.join(Kind.values)}, got {report.kind!r}"
-    elif report.kind in NEEDS_PLAYER and not report.player_code:
+    if sent.kind not in Kind.values:
+        problems["kind"] = f"expected one of {', '.join(Kind.values)}, got {sent.kind!r}"
+    elif sent.kind in NEEDS_PLAYER and not sent.player_code:
         problems["player_code"] = "give the grading code of the player this is about"
-    if report.kind in NEEDS_EVENT and not report.event:
+    if sent.kind in NEEDS_EVENT and not sent.event:
         problems["event"] = "name the event whose results are missing"
-    if not report.message:
+    if not sent.message:
         problems["message"] = "say what is wrong and what it should be"
     for field, limit in MAX_LENGTHS.items():
-        value = getattr(report, field)
+        value = getattr(sent, field)
         if len(value) > limit:
             problems[field] = f"at most {limit:,} characters, got {len(value):,}"
-    if report.email and "email" not in problems:
+    if sent.email and "email" not in problems:
         try:
-            validate_email(report.email)
+            validate_email(sent.email)
         except ValidationError:
             expected = "an e-mail address such as name@example.org"
-            problems["email"] = f"expected {expected}, got {report.email!r}"
+            problems["email"] = f"expected {expected}, got {sent.email!r}"
     return problems
 
 
@@ -167,7 +167,7 @@ def _player(code: str, problems: dict[str, str]) -> Player | None:
 # Storing and reading ----------------------------------------------------------------------
 
 
-def _stored(report: Report, player: Player | None) -> Feedback:
+def _stored(sent: NewFeedback, player: Player | None) -> Feedback:
     """A new row with a fresh reference (drawn again in the unlikely event of a clash)."""
     for _ in range(5):
         ref = new_ref()
@@ -175,13 +175,13 @@ def _stored(report: Report, player: Player | None) -> Feedback:
             with transaction.atomic():
                 return Feedback.objects.create(
                     ref=ref,
-                    kind=report.kind,
-                    player_code=report.player_code,
+                    kind=sent.kind,
+                    player_code=sent.player_code,
                     player=player,
-                    event=report.event,
-                    message=report.message,
-                    name=report.name,
-                    email=report.email,
+                    event=sent.event,
+                    message=sent.message,
+                    name=sent.name,
+                    email=sent.email,
                 )
         except IntegrityError:
             if not Feedback.objects.filter(ref=ref).exists():

@@ -3,13 +3,13 @@ identification queue where doubtful players wait for a person to decide.
 
 Public surface (the CLI, the web upload and the back office call these):
 
-- ``check_results(files)`` -> a Feedback per file, writing nothing
+- ``check_results(files)`` -> an ImportReport per file, writing nothing
 - ``import_files(files, sender=, user=, progress=)`` / ``import_results(data, filename=)``
 - ``open_cases()`` / ``open_case_list()`` and ``resolve(case_id, code= | create=True)``:
   the queue
 """
 
-from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import (
     ImportResult,
     ResultsImporter,
@@ -20,7 +20,7 @@ from ecfgrading.services.results.ingest import (
 from ecfgrading.services.results.queue import OpenCase, open_case_list, open_cases, resolve
 
 __all__ = [
-    "Feedback",
+    "ImportReport",
     "ImportResult",
     "OpenCase",
     "ResultsImporter",

@@ -39,6 +39,7 @@ from ecfgrading.matching.identify import (
     RecordIndex,
     identify,
 )
+from ecfgrading.progress import Progress
 from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
@@ -46,7 +47,7 @@ from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
 from ecfgrading.services.results.checks import refusal_problem, resent_problems, value_problems
-from ecfgrading.services.results.feedback import Feedback, Written
+from ecfgrading.services.results.import_report import ImportReport, Written
 from ecfgrading.services.results.trf import read_trf
 from ecfgrading.services.results.view import RegistryView, shared_view
 from ecfgrading.services.results.write import Plan, write_plan
@@ -56,7 +57,6 @@ from ecfgrading.services.results.write import Plan, write_plan
 # ValueError is not among them: it is a bug, and must show as one.
 REFUSALS = (DatabaseError, OverflowError, CodesExhausted)
 
-Progress = Callable[[int, int, str], None]  # files done, files in all, current filename
 Told = Callable[["ImportResult"], None]  # each file's outcome, as soon as it is known
 
 
@@ -64,7 +64,7 @@ Told = Callable[["ImportResult"], None]  # each file's outcome, as soon as it is
 class ImportResult:
     submission_id: int
     accepted: bool
-    feedback: Feedback
+    report: ImportReport
     already: bool = False  # the same bytes were accepted before: nothing was done
 
 
@@ -73,7 +73,7 @@ class _Read:
     """A file read and its players' details normalised: all that needs no database."""
 
     results: ResultsFile | None
-    feedback: Feedback
+    report: ImportReport
     details: dict[int, PlayerDetails]
 
 
@@ -96,12 +96,12 @@ class ResultsImporter:
     def index(self) -> RecordIndex:
         return self.view.index
 
-    def check(self, data: bytes, filename: str, *, event_code: str = "") -> Feedback:
+    def check(self, data: bytes, filename: str, *, event_code: str = "") -> ImportReport:
         """Every problem the import would find, writing nothing at all (``event_code``:
         the event a TRF is for, which the file cannot say)."""
         self.view.catch_up()
         read = _read(data, filename, event_code)
-        return replace(self._plan(read).feedback, checked_only=True)
+        return replace(self._plan(read).report, checked_only=True)
 
     def import_file(
         self,
@@ -187,8 +187,8 @@ class ResultsImporter:
         """Read and identified on the view as it stands, no lock held; what changes the
         view from now on is watched."""
         read = _read(bytes(submission.raw), submission.filename, submission.event_code)
-        read = replace(read, feedback=replace(read.feedback, submission_id=submission.id))
-        if not read.feedback.ok or read.results is None:
+        read = replace(read, report=replace(read.report, submission_id=submission.id))
+        if not read.report.ok or read.results is None:
             return _Ready(submission, read)
         self.view.catch_up()
         identified = self._identify(read.results)
@@ -208,20 +208,20 @@ class ResultsImporter:
         except REFUSALS as error:
             self.view.drop()  # it may hold rows the rollback removed
             assert read.results is not None
-            feedback = read.feedback.with_problem(refusal_problem(read.results, error))
-            if not reject(submission, feedback):
+            report = read.report.with_problem(refusal_problem(read.results, error))
+            if not reject(submission, report):
                 return _done_elsewhere(submission)
-            return ImportResult(submission.id, False, feedback)
+            return ImportResult(submission.id, False, report)
         finally:
             ready.unwatch()
 
     def _reject_unlocked(self, submission: Submission, read: _Read) -> ImportResult:
         """A file with errors of its own: reported whole, written nowhere but its row."""
         self.view.catch_up()
-        feedback = self._plan(read).feedback
-        if not reject(submission, feedback):
+        report = self._plan(read).report
+        if not reject(submission, report):
             return _done_elsewhere(submission)
-        return ImportResult(submission.id, False, feedback)
+        return ImportResult(submission.id, False, report)
 
     def _import_locked(self, ready: _Ready) -> ImportResult:
         """Write under the lock. Whether the stored file still waits (another process may
@@ -243,36 +243,36 @@ class ResultsImporter:
             self.view.catch_up()
             self._keep_current(ready)
             plan = self._plan(read, ready.identified)
-            if not plan.feedback.ok:
-                if not reject(submission, plan.feedback):
+            if not plan.report.ok:
+                if not reject(submission, plan.report):
                     raise _DoneElsewhere
-                return ImportResult(submission.id, False, plan.feedback)
+                return ImportResult(submission.id, False, plan.report)
             written, touched = write_plan(
                 plan, submission, self.view.cache, user=self.user, actor=self.sender
             )
-            feedback = plan.feedback.accepting(written)
-            if not accept(submission, written, feedback):
+            report = plan.report.accepting(written)
+            if not accept(submission, written, report):
                 raise _DoneElsewhere
             self.view.took(touched)
-        return ImportResult(submission.id, True, feedback)
+        return ImportResult(submission.id, True, report)
 
     def _plan(self, read: _Read, identified: _Identified | None = None) -> Plan:
         """Identification (made now unless given) and the checks against the records."""
         results = read.results
         if results is None:
-            return Plan(None, read.feedback)
+            return Plan(None, read.report)
         identified = identified or self._identify(results)
         decisions = identified.decisions
         stale, earlier = _index_problems(results)
         problems = (
-            *read.feedback.problems,
+            *read.report.problems,
             *stale,
             *resent_problems(results, _linked(decisions)),
             *identified.problems,
         )
         return Plan(
             results,
-            replace(read.feedback, problems=problems),
+            replace(read.report, problems=problems),
             decisions,
             read.details,
             candidates=_candidate_names(decisions, identified.index),
@@ -292,7 +292,7 @@ class ResultsImporter:
             decision = identify(one, index, self.policy)
             if decision.kind is DecisionKind.CODE_NAME_MISMATCH and entry.code is not None:
                 holder = index.holder(entry.code.number)
-                on_record = f"{holder.surname}, {holder.forenames}" if holder else "?"
+                on_record = holder.written if holder else "?"
                 problems.append(code_of_another_player(entry, on_record))
             if decision.kind is DecisionKind.CREATE_WITH_CODE:
                 problems.append(_code_not_on_record(entry))
@@ -400,20 +400,20 @@ def _linked(decisions: dict[int, Decision]) -> dict[int, int]:
 
 def _read(data: bytes, filename: str, event_code: str = "") -> _Read:
     """A results file, or a TRF (by its content) for the event ``event_code``."""
-    results, report = read_trf(data, event_code) if is_trf(data) else read_results_bytes(data)
+    results, found = read_trf(data, event_code) if is_trf(data) else read_results_bytes(data)
     if results is None:
-        return _Read(None, Feedback(filename, problems=report.problems), {})
+        return _Read(None, ImportReport(filename, problems=found.problems), {})
     details, detail_problems = _details(results)
     values = value_problems(results, today=timezone.localdate())
     event = results.event
-    feedback = Feedback(
+    report = ImportReport(
         filename,
         event_code=printable(event.code),  # a report must be storable, whatever the file
         event_name=printable(event.name),
         submission_index=event.submission_index,
-        problems=(*report.problems, *detail_problems, *values),
+        problems=(*found.problems, *detail_problems, *values),
     )
-    return _Read(results, feedback, details)
+    return _Read(results, report, details)
 
 
 def import_results(
@@ -482,7 +482,9 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def check_results(files: Iterable[tuple[str, bytes]], *, event_code: str = "") -> list[Feedback]:
+def check_results(
+    files: Iterable[tuple[str, bytes]], *, event_code: str = ""
+) -> list[ImportReport]:
     """Check files against the rules and the database, writing nothing (``event_code``:
     the event of a TRF among them)."""
     with shared_view() as view:
@@ -547,7 +549,7 @@ def reject_waiting(submission_ids: Iterable[int], *, reason: str) -> list[Submis
     return [  # a file another process imported meanwhile keeps its outcome
         submission
         for submission in _waiting(submission_ids)
-        if reject(submission, Feedback(submission.filename, problems=(problem,)))
+        if reject(submission, ImportReport(submission.filename, problems=(problem,)))
     ]
 
 
@@ -573,12 +575,12 @@ class _DoneElsewhere(Exception):
 def _done_elsewhere(submission: Submission) -> ImportResult:
     submission.refresh_from_db(fields=["status", "report"])
     accepted = submission.status in (Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED)
-    feedback = Feedback(submission.filename, submission_id=submission.id, accepted=accepted)
-    return ImportResult(submission.id, accepted, feedback, already=True)
+    report = ImportReport(submission.filename, submission_id=submission.id, accepted=accepted)
+    return ImportResult(submission.id, accepted, report, already=True)
 
 
-def _already(before: Submission, filename: str) -> Feedback:
-    return Feedback(
+def _already(before: Submission, filename: str) -> ImportReport:
+    return ImportReport(
         filename,
         event_code=before.event_code,
         submission_id=before.id,
@@ -606,7 +608,7 @@ def store_raw(
         )
 
 
-def accept(submission: Submission, written: Written, feedback: Feedback) -> bool:
+def accept(submission: Submission, written: Written, report: ImportReport) -> bool:
     """The file is accepted with its report in one UPDATE, inside the import's transaction:
     the row holds the file's bytes, which each UPDATE rewrites, and a rollback takes the
     report with the rest. False, changing nothing, if the file no longer waits."""
@@ -614,22 +616,22 @@ def accept(submission: Submission, written: Written, feedback: Feedback) -> bool
         submission,
         event_id=written.event_id,
         event_code=written.event_code,
-        submission_index=feedback.submission_index,
+        submission_index=report.submission_index,
         status=Submission.Status.ACCEPTED,
-        report=feedback.as_dict(),
+        report=report.as_dict(),
     )
 
 
-def reject(submission: Submission, feedback: Feedback) -> bool:
+def reject(submission: Submission, report: ImportReport) -> bool:
     """The file is rejected with its report (and audited); False, changing nothing, if it
     no longer waits (another process accepted or rejected it meanwhile)."""
-    code = feedback.event_code[: width(Submission, "event_code")]
+    code = report.event_code[: width(Submission, "event_code")]
     done = _settle(
         submission,
         status=Submission.Status.REJECTED,
         event_code=code,
-        submission_index=feedback.submission_index,
-        report=feedback.as_dict(),
+        submission_index=report.submission_index,
+        report=report.as_dict(),
     )
     if done:
         AuditLog.record(
@@ -638,7 +640,7 @@ def reject(submission: Submission, feedback: Feedback) -> bool:
             user=submission.sender if submission.sender_id else None,
             actor=submission.sender_name or "import",
             event=code,
-            errors=len(feedback.errors),
+            errors=len(report.errors),
         )
     return done
 

@@ -18,7 +18,7 @@ from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import from_case, normalise
-from ecfgrading.services.results.feedback import Candidate
+from ecfgrading.services.results.import_report import Candidate
 from ecfgrading.services.results.registry_cache import RegistryCache
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ecfgrading.engine.rateplay import TimeControl
-from ecfgrading.formats.problems import Problem, Report
+from ecfgrading.formats.problems import Problem, Problems
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
 from ecfgrading.formats.results_reader import Reading
 from ecfgrading.formats.trf import TrfEvent, read_trf_bytes
@@ -22,7 +22,7 @@ def read_trf(data: bytes, event_code: str) -> Reading:
     code = event_code.strip().upper()
     if not code:
         expected = "the event chosen with a TRF file (a TRF carries no event code)"
-        return None, Report((Problem.make("missing-field", 1, "EVENT CODE", expected, ""),))
+        return None, Problems((Problem.make("missing-field", 1, "EVENT CODE", expected, ""),))
     results, report = read_trf_bytes(data, trf_event(code))
     return (with_codes_by_fide_id(results) if results is not None else None), report
 

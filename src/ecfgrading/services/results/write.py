@@ -35,9 +35,9 @@ from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
 from ecfgrading.services.audit import EVENT_FIELDS, changed, snapshot
 from ecfgrading.services.changes import Mark, note_changed
 from ecfgrading.services.people import PlayerDetails, width
-from ecfgrading.services.results.feedback import (
+from ecfgrading.services.results.import_report import (
     Candidate,
-    Feedback,
+    ImportReport,
     NewPlayer,
     WaitingPlayer,
     Written,
@@ -51,7 +51,7 @@ class Plan:
     """A file read, checked and identified, ready to write (or to reject)."""
 
     results: ResultsFile | None
-    feedback: Feedback
+    report: ImportReport
     decisions: Mapping[int, Decision] = field(default_factory=dict)  # PIN -> decision
     details: Mapping[int, PlayerDetails] = field(default_factory=dict)  # PIN -> details
     # Player id -> (code, name) of the candidates of queued players, from the index they

@@ -1,4 +1,6 @@
-"""The feedback report a grading officer gets for a results file (text, JSON, dict)."""
+"""The import report a grading officer gets for a results file (text, JSON, dict): what
+the seeds call the feedback confirming it was processed. Not the public's Grading
+Feedback Form, which is ``services.feedback``."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ class Written:
 
 
 @dataclass(frozen=True)
-class Feedback:
+class ImportReport:
     """Everything the import says about one file."""
 
     filename: str
@@ -74,7 +76,7 @@ class Feedback:
     pending: tuple[WaitingPlayer, ...] = ()
     superseded_games: int = 0
 
-    def accepting(self, written: Written) -> Feedback:
+    def accepting(self, written: Written) -> ImportReport:
         """The report of a file whose writes were committed."""
         return replace(
             self,
@@ -88,7 +90,7 @@ class Feedback:
             pending=written.pending,
         )
 
-    def with_problem(self, problem: Problem) -> Feedback:
+    def with_problem(self, problem: Problem) -> ImportReport:
         return replace(self, problems=(*self.problems, problem))
 
     @property
@@ -120,40 +122,40 @@ def _by_line(problem: Problem) -> tuple[int, str]:
     return (problem.line, problem.code)
 
 
-def _status(feedback: Feedback) -> str:
-    if feedback.checked_only:
-        return "checked: no errors" if feedback.ok else "checked: would be rejected"
-    return "accepted" if feedback.accepted else "REJECTED: nothing was imported"
+def _status(report: ImportReport) -> str:
+    if report.checked_only:
+        return "checked: no errors" if report.ok else "checked: would be rejected"
+    return "accepted" if report.accepted else "REJECTED: nothing was imported"
 
 
-def _text_lines(feedback: Feedback) -> list[str]:
-    if feedback.already:
+def _text_lines(report: ImportReport) -> list[str]:
+    if report.already:
         return [
-            f"{feedback.filename}: already accepted as submission {feedback.submission_id}; skipped"
+            f"{report.filename}: already accepted as submission {report.submission_id}; skipped"
         ]
-    title = " ".join(s for s in (feedback.event_code, feedback.event_name) if s)
-    lines = [f"{feedback.filename}: {title or '(event unknown)'}", f"  {_status(feedback)}"]
-    if feedback.submission_id is not None:
-        lines.append(f"  kept on record as submission {feedback.submission_id}")
-    lines += _count_lines(feedback)
-    lines += [f"  new player {p.name}: {p.code}" for p in feedback.new_players]
-    for waiting in feedback.pending:
+    title = " ".join(s for s in (report.event_code, report.event_name) if s)
+    lines = [f"{report.filename}: {title or '(event unknown)'}", f"  {_status(report)}"]
+    if report.submission_id is not None:
+        lines.append(f"  kept on record as submission {report.submission_id}")
+    lines += _count_lines(report)
+    lines += [f"  new player {p.name}: {p.code}" for p in report.new_players]
+    for waiting in report.pending:
         found = ", ".join(f"{c.name} {c.code} ({c.score})" for c in waiting.candidates)
         lines.append(
             f"  pending: {waiting.name} (PIN {waiting.pin}), {waiting.games} games waiting;"
             f" candidates: {found or 'none'}"
         )
-    lines += [f"  {p.severity}: {p.message}" for p in sorted(feedback.problems, key=_by_line)]
+    lines += [f"  {p.severity}: {p.message}" for p in sorted(report.problems, key=_by_line)]
     return lines
 
 
-def _count_lines(feedback: Feedback) -> list[str]:
-    out = [f"  graded {rate}: {n} games" for rate, n in sorted(feedback.graded.items())]
-    out += [f"  not graded ({why}): {n} games" for why, n in sorted(feedback.not_graded.items())]
-    if feedback.waiting:
-        out.append(f"  waiting for identification: {feedback.waiting} games")
-    if feedback.superseded_games:
-        out.append(f"  replaced {feedback.superseded_games} games of earlier submissions")
-    if feedback.linked:
-        out.append(f"  players identified on record: {feedback.linked}")
+def _count_lines(report: ImportReport) -> list[str]:
+    out = [f"  graded {rate}: {n} games" for rate, n in sorted(report.graded.items())]
+    out += [f"  not graded ({why}): {n} games" for why, n in sorted(report.not_graded.items())]
+    if report.waiting:
+        out.append(f"  waiting for identification: {report.waiting} games")
+    if report.superseded_games:
+        out.append(f"  replaced {report.superseded_games} games of earlier submissions")
+    if report.linked:
+        out.append(f"  players identified on record: {report.linked}")
     return out
