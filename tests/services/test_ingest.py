@@ -59,8 +59,8 @@ def test_a_good_file_is_accepted_with_its_games_players_and_clubs() -> None:
     smith = Player.objects.get(surname="Smith")
     assert smith.date_of_birth == date(2001, 3, 2)
     assert smith.code == 1  # the first code the system issues (G28); 261619 is Bloggs's
-    assert outcome.feedback.graded == {"standard": 2}
-    assert [p.name for p in outcome.feedback.new_players] == ["Smith, Jane"]
+    assert outcome.report.graded == {"standard": 2}
+    assert [p.name for p in outcome.report.new_players] == ["Smith, Jane"]
     assert Event.objects.get(code="XX12345").status == Event.Status.RECEIVED
     walsall = Club.objects.get(code="7WAL")
     assert ClubMembership.objects.get(player=bloggs, club=walsall).last_season == 2013
@@ -114,17 +114,26 @@ def test_a_code_with_someone_elses_name_is_an_error() -> None:
     player(261619, "Jones", "Peter")
     outcome = import_results(results_file([BLOGGS, SMITH], TWO_GAMES), filename="x.txt")
     assert not outcome.accepted
-    (problem,) = list(outcome.feedback.errors)
+    (problem,) = list(outcome.report.errors)
     assert problem.code == "code-of-another-player"
     assert "Jones, Peter" in problem.message
     assert problem.line == 15
+
+
+def test_a_code_of_a_player_without_forenames_names_him_by_his_surname_alone() -> None:
+    """The record's name as a list writes it: 'Jones', never 'Jones, ' (issue 20)."""
+    player(261619, "Jones", "")
+    outcome = import_results(results_file([BLOGGS, SMITH], TWO_GAMES), filename="x.txt")
+    (problem,) = list(outcome.report.errors)
+    assert problem.code == "code-of-another-player"
+    assert "(261619B is 'Jones')" in problem.message
 
 
 def test_a_wrong_check_letter_rejects_the_file() -> None:
     wrong = BLOGGS.replace("261619B", "261619A")
     outcome = import_results(results_file([wrong, SMITH], TWO_GAMES), filename="x.txt")
     assert not outcome.accepted
-    assert [p.code for p in outcome.feedback.errors] == ["bad-check-letter"]
+    assert [p.code for p in outcome.report.errors] == ["bad-check-letter"]
 
 
 def test_identification_folds_accents_and_links_by_club() -> None:
@@ -152,8 +161,8 @@ def test_same_name_in_two_clubs_without_a_club_goes_to_the_queue() -> None:
     waiting = Game.objects.filter(pending1=case) | Game.objects.filter(pending2=case)
     assert waiting.count() == 2
     assert all(g.player1_id is None or g.player2_id is None for g in waiting)
-    assert outcome.feedback.waiting == 2
-    assert outcome.feedback.pending[0].games == 2
+    assert outcome.report.waiting == 2
+    assert outcome.report.pending[0].games == 2
 
 
 def test_same_name_in_two_clubs_with_a_club_links_to_that_club() -> None:
@@ -210,7 +219,7 @@ def test_a_higher_submission_index_replaces_earlier_results() -> None:
     second = results_file([BLOGGS, SMITH], TWO_GAMES[:1], index=2)
     outcome = import_results(second, filename="v2.txt")
     assert outcome.accepted
-    assert outcome.feedback.superseded_games == 2
+    assert outcome.report.superseded_games == 2
     assert Game.objects.filter(graded=True).count() == 1
     assert Game.objects.filter(not_graded_reason="superseded").count() == 2
     statuses = dict(Submission.objects.values_list("filename", "status"))
@@ -222,7 +231,7 @@ def test_an_index_not_higher_than_the_last_is_rejected() -> None:
     corrected = results_file([BLOGGS, SMITH], TWO_GAMES, index=2, name="Anytown Congress 2013")
     outcome = import_results(corrected, filename="again")
     assert not outcome.accepted
-    (problem,) = outcome.feedback.errors
+    (problem,) = outcome.report.errors
     assert (problem.code, problem.line) == ("stale-submission-index", 3)
     assert Game.objects.count() == 2
 
@@ -230,14 +239,14 @@ def test_an_index_not_higher_than_the_last_is_rejected() -> None:
 def test_defaults_and_lightning_are_recorded_but_not_graded() -> None:
     games = [*TWO_GAMES, "#PIN1=1#SCORE=1d#PIN2=2#ROUND=3#GAME DATE=12/05/2013"]
     outcome = import_results(results_file([BLOGGS, SMITH], games), filename="x.txt")
-    assert outcome.feedback.not_graded == {"default": 1}
+    assert outcome.report.not_graded == {"default": 1}
     blitz = import_results(
         results_file([BLOGGS, SMITH], TWO_GAMES, code="BLITZ", control=LIGHTNING), filename="b"
     )
     assert blitz.accepted
-    assert blitz.feedback.not_graded == {"lightning": 2}
-    assert blitz.feedback.graded == {}
-    assert any(p.code == "not-graded" for p in blitz.feedback.warnings)
+    assert blitz.report.not_graded == {"lightning": 2}
+    assert blitz.report.graded == {}
+    assert any(p.code == "not-graded" for p in blitz.report.warnings)
 
 
 def test_a_rapid_event_grades_rapid_and_undated_games_take_the_final_date() -> None:
@@ -245,7 +254,7 @@ def test_a_rapid_event_grades_rapid_and_undated_games_take_the_final_date() -> N
     outcome = import_results(
         results_file([BLOGGS, SMITH], games, control=RAPID), filename="rapid.txt"
     )
-    assert outcome.feedback.graded == {"rapid": 1}
+    assert outcome.report.graded == {"rapid": 1}
     game = Game.objects.get()
     assert (game.game_date, game.date_given) == (date(2013, 5, 12), False)  # G3
 
@@ -256,16 +265,16 @@ def test_a_batch_finds_players_created_by_an_earlier_file() -> None:
     outcomes = import_files([("a.txt", first), ("b.txt", second)])
     assert all(o.accepted for o in outcomes)
     assert Player.objects.filter(surname="Smith").count() == 1
-    assert [p.name for p in outcomes[1].feedback.new_players] == []
+    assert [p.name for p in outcomes[1].report.new_players] == []
 
 
 def test_the_feedback_report_reads_as_text_and_json() -> None:
     outcome = import_results(results_file([BLOGGS, SMITH], TWO_GAMES), filename="open.txt")
-    text = outcome.feedback.to_text()
+    text = outcome.report.to_text()
     assert "accepted" in text
     assert "graded standard: 2 games" in text
     assert "new player Smith, Jane" in text
-    data = outcome.feedback.as_dict()
+    data = outcome.report.as_dict()
     assert data["graded"] == {"standard": 2}
     assert data["ok"] is True
 
@@ -315,10 +324,10 @@ def test_a_value_the_database_refuses_rejects_the_file_and_the_batch_goes_on(
     first = results_file([BLOGGS, SMITH], TWO_GAMES)
     outcomes = import_files([("a.txt", first), ("b.txt", first)])
     assert [o.accepted for o in outcomes] == [False, False]  # both tried, both kept
-    feedback = outcomes[0].feedback
-    assert [p.code for p in feedback.errors] == ["import-conflict"]
-    assert feedback.new_players == ()  # rolled back: no code was given to anyone
-    assert (feedback.graded, feedback.linked, feedback.accepted) == ({}, 0, False)
+    report = outcomes[0].report
+    assert [p.code for p in report.errors] == ["import-conflict"]
+    assert report.new_players == ()  # rolled back: no code was given to anyone
+    assert (report.graded, report.linked, report.accepted) == ({}, 0, False)
     assert not Player.objects.exists()
     assert Submission.objects.filter(status="rejected").count() == 2
 
@@ -336,7 +345,7 @@ def test_a_club_code_not_of_four_characters_is_warned_of_and_the_club_found_by_n
     outcome = import_results(results_file([BLOGGS, odd], TWO_GAMES), filename="a")
 
     assert outcome.accepted  # on PostgreSQL too: the code never reaches the 4-character column
-    assert [(p.code, p.line) for p in outcome.feedback.warnings if p.code == "bad-club-code"] == [
+    assert [(p.code, p.line) for p in outcome.report.warnings if p.code == "bad-club-code"] == [
         ("bad-club-code", 16)
     ]
     smith = Player.objects.get(surname="Smith")
@@ -348,10 +357,10 @@ def test_a_club_code_not_of_four_characters_is_warned_of_and_the_club_found_by_n
 def test_a_club_or_county_name_too_long_to_store_is_an_error_at_its_line(field: str) -> None:
     wide = f"#PIN=2#NAME=Smith, Jane#CLUB CODE=ANYT#{field}={'C' * 101}"  # line 16
 
-    (feedback,) = check_results([("a", results_file([BLOGGS, wide], TWO_GAMES))])
+    (report,) = check_results([("a", results_file([BLOGGS, wide], TWO_GAMES))])
 
-    assert [(p.code, p.line, p.field) for p in feedback.errors] == [("too-long", 16, field)]
-    assert feedback.errors[0].expected == "a name of at most 100 characters"
+    assert [(p.code, p.line, p.field) for p in report.errors] == [("too-long", 16, field)]
+    assert report.errors[0].expected == "a name of at most 100 characters"
 
 
 def test_an_accepted_files_kept_report_is_the_feedback_built_after_the_commit() -> None:
@@ -368,7 +377,7 @@ def test_the_same_bytes_sent_again_are_skipped_saying_so() -> None:
     first = import_results(data, filename="a.txt")
     again = import_results(data, filename="a-again.txt")
     assert again.accepted and again.already and again.submission_id == first.submission_id
-    assert again.feedback.to_text() == (
+    assert again.report.to_text() == (
         f"a-again.txt: already accepted as submission {first.submission_id}; skipped"
     )
     assert Submission.objects.count() == 1 and Game.objects.count() == 2
@@ -382,7 +391,7 @@ def test_a_queued_players_candidates_are_named_as_on_record() -> None:
     member(second, "Otherton")
     entry = "#PIN=2#NAME=Smith, John#CLUB NAME=Newtown"
     outcome = import_results(results_file([BLOGGS, entry], TWO_GAMES), filename="x.txt")
-    (waiting,) = outcome.feedback.pending
+    (waiting,) = outcome.report.pending
     named = sorted((c.player_id, c.code, c.name) for c in waiting.candidates)
     assert named == [(p.id, p.ref, "Smith, John") for p in (first, second)]
     stored = Submission.objects.get().report["pending"][0]["candidates"]

@@ -68,18 +68,18 @@ def test_a_ten_digit_fide_id_from_a_results_file_is_stored_whole() -> None:
     outcome = import_results(smith(f"#FIDE NO={TEN_DIGITS}"), filename="a.txt")
 
     assert outcome.accepted
-    assert outcome.feedback.errors == []
+    assert outcome.report.errors == []
     assert Player.objects.get(surname="Smith").fide_id == 9_999_999_999
 
 
 @pytest.mark.parametrize("bad", [ELEVEN_DIGITS, "12AB45", "0"])
 def test_results_check_warns_of_a_fide_no_that_is_not_one_at_its_line(bad: str) -> None:
-    (feedback,) = check_results([("a.txt", smith(f"#FIDE NO={bad}"))])
+    (report,) = check_results([("a.txt", smith(f"#FIDE NO={bad}"))])
 
     # A warning: FIDE NO plays no part in grading, so the file's games still count.
-    assert feedback.ok
-    assert problems(feedback.warnings) == [("bad-fide-id", "warning", 16, "FIDE NO", bad)]
-    assert feedback.warnings[0].message == (
+    assert report.ok
+    assert problems(report.warnings) == [("bad-fide-id", "warning", 16, "FIDE NO", bad)]
+    assert report.warnings[0].message == (
         f"expected FIDE NO a FIDE id of 1 to 10 digits, got '{bad}' (line 16)"
     )
     assert not Submission.objects.exists()
@@ -89,7 +89,7 @@ def test_an_import_keeps_the_player_but_not_an_eleven_digit_fide_id() -> None:
     outcome = import_results(smith(f"#FIDE NO={ELEVEN_DIGITS}"), filename="a.txt")
 
     assert outcome.accepted
-    assert problems(outcome.feedback.warnings) == [
+    assert problems(outcome.report.warnings) == [
         ("bad-fide-id", "warning", 16, "FIDE NO", ELEVEN_DIGITS)
     ]
     assert Player.objects.get(surname="Smith").fide_id is None
@@ -104,13 +104,13 @@ def test_a_ten_digit_fide_code_in_a_list_is_stored_whole() -> None:
 
 def test_a_list_warns_of_an_eleven_digit_fide_code_as_a_results_file_does() -> None:
     result = load_list(a_list(fide=ELEVEN_DIGITS))
-    (feedback,) = check_results([("a.txt", smith(f"#FIDE NO={ELEVEN_DIGITS}"))])
+    (report,) = check_results([("a.txt", smith(f"#FIDE NO={ELEVEN_DIGITS}"))])
 
     assert result.imported
     assert problems(result.report.warnings) == [
         ("bad-fide-id", "warning", 3, "FIDECode", ELEVEN_DIGITS)
     ]
-    assert result.report.warnings[0].expected == feedback.warnings[0].expected
+    assert result.report.warnings[0].expected == report.warnings[0].expected
     assert Player.objects.get(code=233310).fide_id is None
 
 
@@ -118,19 +118,19 @@ def test_a_list_warns_of_an_eleven_digit_fide_code_as_a_results_file_does() -> N
 
 
 def test_results_check_reports_a_surname_too_long_to_store_at_its_line() -> None:
-    (feedback,) = check_results([("a.txt", smith(name=f"{LONG}, Jane"))])
+    (report,) = check_results([("a.txt", smith(name=f"{LONG}, Jane"))])
 
-    assert not feedback.ok
-    assert [(p.code, p.line, p.field) for p in feedback.errors] == [("too-long", 16, "NAME")]
-    assert feedback.errors[0].expected == "a surname of at most 100 characters"
+    assert not report.ok
+    assert [(p.code, p.line, p.field) for p in report.errors] == [("too-long", 16, "NAME")]
+    assert report.errors[0].expected == "a surname of at most 100 characters"
 
 
 def test_a_results_file_with_forenames_too_long_is_rejected_not_cut() -> None:
     outcome = import_results(smith(name=f"Smith, {LONG}"), filename="a.txt")
 
     assert not outcome.accepted
-    assert [(p.code, p.line) for p in outcome.feedback.errors] == [("too-long", 16)]
-    assert outcome.feedback.errors[0].expected == "a forenames of at most 100 characters"
+    assert [(p.code, p.line) for p in outcome.report.errors] == [("too-long", 16)]
+    assert outcome.report.errors[0].expected == "a forenames of at most 100 characters"
     assert not Player.objects.exists()
     assert Submission.objects.get().status == Submission.Status.REJECTED
 
@@ -146,18 +146,18 @@ def test_a_name_of_exactly_the_registry_width_is_stored_whole() -> None:
 
 def test_a_list_reports_a_name_too_long_as_a_results_file_does() -> None:
     result = load_list(a_list(name=f"{LONG}, Jane"))
-    (feedback,) = check_results([("a.txt", smith(name=f"{LONG}, Jane"))])
+    (report,) = check_results([("a.txt", smith(name=f"{LONG}, Jane"))])
 
     assert not result.imported
     assert [(p.code, p.line, p.field) for p in result.report.errors] == [("too-long", 3, "Name")]
-    assert result.report.errors[0].expected == feedback.errors[0].expected
+    assert result.report.errors[0].expected == report.errors[0].expected
     assert not Player.objects.exists()
 
 
 def test_a_membership_number_too_long_is_an_error_not_cut() -> None:
-    (feedback,) = check_results([("a.txt", smith("#ECF NO=" + "1" * 21))])
+    (report,) = check_results([("a.txt", smith("#ECF NO=" + "1" * 21))])
 
-    assert [(p.code, p.line, p.field) for p in feedback.errors] == [("too-long", 16, "ECF NO")]
+    assert [(p.code, p.line, p.field) for p in report.errors] == [("too-long", 16, "ECF NO")]
 
 
 # The identification queue ---------------------------------------------------------------
@@ -188,7 +188,7 @@ def test_the_queue_does_not_keep_a_fide_no_the_import_warned_of() -> None:
 
     created = resolve(case.id, create=True)
 
-    assert {p.code for p in outcome.feedback.warnings} >= {"bad-fide-id", "bad-gender"}
+    assert {p.code for p in outcome.report.warnings} >= {"bad-fide-id", "bad-gender"}
     assert (created.fide_id, created.sex) == (None, "")
 
 

@@ -23,6 +23,7 @@ from ecfgrading.demo.people import People
 from ecfgrading.demo.places import Club, towns
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.types import ResultCode
+from ecfgrading.formats.names import full_name
 from ecfgrading.formats.results_model import (
     EventDetails,
     GameResult,
@@ -229,7 +230,7 @@ class _EntryWriter:
         if self.habits.old_name_fields:
             first, *rest = forenames.split()
             return _Written("", surname, first, "".join(word[0] for word in rest))
-        return _Written(f"{surname}, {forenames}")
+        return _Written(full_name(surname, forenames))
 
     def _club(self, club: Club, coded: bool) -> tuple[str, str]:
         """Code and name; a player without a code needs one. A location has no code."""

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 from unidecode import unidecode
 
+from ecfgrading.formats.names import full_name
+
 Rng = np.random.Generator
 
 
@@ -193,7 +195,7 @@ class Name:
     @property
     def written(self) -> str:
         """'Surname, Forenames', as results files and lists write it."""
-        return f"{self.surname}, {self.forenames}"
+        return full_name(self.surname, self.forenames)
 
     @property
     def first(self) -> str:

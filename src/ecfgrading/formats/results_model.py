@@ -10,6 +10,7 @@ from enum import StrEnum
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import TimeControl
 from ecfgrading.engine.types import ResultCode
+from ecfgrading.formats.names import full_name
 
 
 class PartKind(StrEnum):
@@ -89,7 +90,7 @@ class PlayerEntry:
         if self.name:
             return self.name
         given = " ".join(part for part in (self.forename, self.initials) if part)
-        return f"{self.surname}, {given}" if given else self.surname
+        return full_name(self.surname, given)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from datetime import date
 
 from ecfgrading.engine.rateplay import Session, TimeControl
 from ecfgrading.engine.types import ResultCode
-from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Report, decoded
+from ecfgrading.formats.names import full_name
+from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, decoded
 from ecfgrading.formats.results_model import (
     Colour,
     EventDetails,
@@ -40,7 +41,7 @@ from ecfgrading.formats.results_model import (
     ResultsPart,
 )
 
-Reading = tuple[ResultsFile | None, Report]
+Reading = tuple[ResultsFile | None, Problems]
 
 # Columns of a 001 line (TRF-16, 1-based inclusive, as the FIDE handbook gives them).
 _RANK, _SEX, _TITLE, _NAME = (5, 8), (10, 10), (11, 13), (15, 47)
@@ -159,7 +160,7 @@ def _read_player(line: str, number: int, players: dict[int, _Player], log: Probl
 def _comma_name(name: str) -> str:
     """TRF writes ``Surname,Forenames``; the registry reads ``Surname, Forenames``."""
     surname, comma, given = name.partition(",")
-    return f"{surname.strip()}, {given.strip()}" if comma and given.strip() else name
+    return full_name(surname.strip(), given.strip()) if comma else name
 
 
 def _sex(text: str) -> str:

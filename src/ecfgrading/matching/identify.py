@@ -22,6 +22,7 @@ from datetime import date
 from enum import Enum
 
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.formats.names import full_name
 from ecfgrading.formats.results_model import PlayerEntry
 from ecfgrading.matching.names import (
     Agreement,
@@ -124,7 +125,7 @@ class PlayerRecord:
     @property
     def written(self) -> str:
         """'Surname, Forenames', as the results file and the published list write it."""
-        return f"{self.surname}, {self.forenames}" if self.forenames else self.surname
+        return full_name(self.surname, self.forenames)
 
     def describe(self) -> str:
         """'Bloggs, Joe' 261619B, for messages (never the date of birth: it is private)."""

@@ -15,6 +15,7 @@ from datetime import date
 from django.db import models
 
 from ecfgrading.formats.gradelist import GradeListRow
+from ecfgrading.formats.names import full_name
 from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_model import PlayerEntry
 from ecfgrading.registry.models import PendingIdentification, Player
@@ -180,7 +181,7 @@ def from_list_row(row: GradeListRow) -> RawDetails:
 
 def from_case(case: PendingIdentification) -> RawDetails:
     """A queued player: the details his file gave, kept when the file was imported."""
-    name = f"{case.surname}, {case.forenames}" if case.surname else case.name
+    name = full_name(case.surname, case.forenames) or case.name
     return RawDetails(
         0,
         RESULTS_FIELDS,

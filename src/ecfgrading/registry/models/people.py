@@ -11,6 +11,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Upper
 
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
+from ecfgrading.formats.names import full_name
 from ecfgrading.matching.names import search_key
 from ecfgrading.registry.merges import surviving_id
 from ecfgrading.registry.models.choices import Sex
@@ -162,7 +163,7 @@ class Player(models.Model):
     @property
     def name(self) -> str:
         """``Surname, Forenames``, as results files and lists write it."""
-        return f"{self.surname}, {self.forenames}" if self.forenames else self.surname
+        return full_name(self.surname, self.forenames)
 
     def surviving(self) -> Player:
         """The record this player counts for, following chains of merges (G28)."""

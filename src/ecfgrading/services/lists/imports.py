@@ -25,7 +25,7 @@ from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category, Rate
 from ecfgrading.formats.gradelist import GradeListRow, RateGrade, read_grade_list_bytes
-from ecfgrading.formats.problems import Problem, Report
+from ecfgrading.formats.problems import Problem, Problems
 from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.merges import surviving_records
 from ecfgrading.registry.models import (
@@ -62,7 +62,7 @@ class ListImportResult:
 
     list_id: str
     rates: tuple[Rate, ...]
-    report: Report
+    report: Problems
     imported: bool = False
     players_created: int = 0
     players_updated: int = 0  # on record, with a detail the list changed
@@ -158,7 +158,7 @@ def _exists_message(target: ListId, rates: Sequence[str]) -> str:
 _Details = Mapping[int, PlayerDetails]  # code number -> the row's player details
 
 
-def _read(data: bytes) -> tuple[tuple[GradeListRow, ...] | None, _Details, Report]:
+def _read(data: bytes) -> tuple[tuple[GradeListRow, ...] | None, _Details, Problems]:
     """The rows and their players' details, or None when the report (the reader's and
     ours) has an error."""
     grade_list, report = read_grade_list_bytes(data)
@@ -169,7 +169,7 @@ def _read(data: bytes) -> tuple[tuple[GradeListRow, ...] | None, _Details, Repor
     for row in grade_list.rows:
         details[row.code.number], found = normalise(from_list_row(row))
         problems += (*found, *_row_problems(row))
-    report = Report(tuple(sorted((*report.problems, *problems), key=lambda p: p.line)))
+    report = Problems(tuple(sorted((*report.problems, *problems), key=lambda p: p.line)))
     return (grade_list.rows if report.ok else None), details, report
 
 
@@ -219,7 +219,7 @@ class _Source:
     rates: tuple[Rate, ...]
     filename: str
     sha256: str
-    report: Report
+    report: Problems
     now: datetime = field(default_factory=timezone.now)
     published_at: datetime | None = None
 
