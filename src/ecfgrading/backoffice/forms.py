@@ -6,18 +6,20 @@ from typing import Any
 
 from django import forms
 
-from ecfgrading.engine.rateplay import TimeControlInput
+from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControlInput
 from ecfgrading.registry.models import Event
+from ecfgrading.services.officers import results_due_words
 
-TIME_FIELDS = (
-    ("minutes_for_game", "Minutes for the game"),
-    ("moves_first_session", "Moves in the first session"),
-    ("minutes_first_session", "Minutes for the first session"),
-    ("moves_second_session", "Moves in the second session"),
-    ("minutes_second_session", "Minutes for the second session"),
-    ("minutes_rest_of_game", "Minutes for the rest of the game"),
-    ("seconds_per_move", "Seconds added per move"),
-)
+# The label of each of the time control's fields (engine.rateplay.CONTROL_FIELDS).
+CONTROL_LABELS = {
+    "minutes_for_game": "Minutes for the game",
+    "moves_first_session": "Moves in the first session",
+    "minutes_first_session": "Minutes for the first session",
+    "moves_second_session": "Moves in the second session",
+    "minutes_second_session": "Minutes for the second session",
+    "minutes_rest_of_game": "Minutes for the rest of the game",
+    "seconds_per_move": "Seconds added per move",
+}
 
 
 def _minutes(label: str) -> forms.IntegerField:
@@ -34,12 +36,12 @@ class TimeControlForm(forms.Form):
     """Dates and a time control, as an event's results file gives them (G2 decides its
     rate): the registration form and a direct member's event abroad share it."""
 
-    control_fields: tuple[tuple[str, str], ...] = TIME_FIELDS
+    control_fields: tuple[str, ...] = CONTROL_FIELDS  # in the results file's order
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name, label in self.control_fields:
-            self.fields[name] = _minutes(label)
+        for name in self.control_fields:
+            self.fields[name] = _minutes(CONTROL_LABELS[name])
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -55,11 +57,11 @@ class TimeControlForm(forms.Form):
 
     @property
     def time_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name, _ in self.control_fields]
+        return [self[name] for name in self.control_fields]
 
     def time_control(self) -> TimeControlInput:
         data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
-        return TimeControlInput(**{name: data.get(name) for name, _ in self.control_fields})
+        return TimeControlInput(**{name: data.get(name) for name in self.control_fields})
 
 
 class EventForm(TimeControlForm):
@@ -76,8 +78,11 @@ class EventForm(TimeControlForm):
     end = forms.DateField(
         label="Last day",
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="The results are due four weeks after it.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["end"].help_text = f"The results are due {results_due_words()} after it."
 
     @property
     def event_fields(self) -> list[forms.BoundField]:
@@ -87,7 +92,7 @@ class EventForm(TimeControlForm):
 def time_control_from(query: Any) -> TimeControlInput:
     """A time control from a query string (the rate-of-play preview), ignoring junk."""
     values: dict[str, int | None] = {}
-    for name, _ in TIME_FIELDS:
+    for name in CONTROL_FIELDS:
         text = str(query.get(name, "")).strip()
         values[name] = int(text) if text.isdigit() and int(text) <= 1000 else None
     return TimeControlInput(**values)

@@ -7,19 +7,14 @@ from typing import Any
 
 from django import forms
 
-from ecfgrading.backoffice.forms import TIME_FIELDS, TimeControlForm
+from ecfgrading.backoffice.forms import TimeControlForm
+from ecfgrading.engine.rateplay import CONTROL_FIELDS
 from ecfgrading.services.abroad import AbroadEvent, AbroadGame
 
 GAME_ROWS = 9  # a congress abroad is seldom longer; a longer one goes in two forms
 
 # An event abroad gives its time control in one session at most, then the rest.
-_ABROAD_TIME = (
-    "minutes_for_game",
-    "moves_first_session",
-    "minutes_first_session",
-    "minutes_rest_of_game",
-    "seconds_per_move",
-)
+SECOND_SESSION = ("moves_second_session", "minutes_second_session")
 
 
 def _number(label: str, *, high: int = 1000, required: bool = False) -> forms.IntegerField:
@@ -41,7 +36,7 @@ def _date(label: str, *, required: bool = True) -> forms.DateField:
 class AbroadEventForm(TimeControlForm):
     """The event abroad: name, country, dates and time control (its rate by G2)."""
 
-    control_fields = tuple((n, label) for n, label in TIME_FIELDS if n in _ABROAD_TIME)
+    control_fields = tuple(name for name in CONTROL_FIELDS if name not in SECOND_SESSION)
     name = forms.CharField(label="Event name", max_length=150)
     country = forms.CharField(label="Country", max_length=60)
     start = _date("First day")

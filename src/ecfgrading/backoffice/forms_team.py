@@ -7,7 +7,9 @@ from typing import Any
 from django import forms
 
 from ecfgrading.engine import Rate
+from ecfgrading.formats.values import MAX_GRADE
 from ecfgrading.registry.models import Feedback
+from ecfgrading.services.grading.assignments import FIDE_RATINGS, fide_formula
 
 RATES = [(r.value, r.value) for r in Rate]
 
@@ -39,31 +41,28 @@ class MergeForm(forms.Form):
 
 
 class AssignmentForm(forms.Form):
-    """A starting grade (G6), by hand or from a FIDE rating (G29, G30)."""
+    """A starting grade (G6), by hand or from a FIDE rating (G29, G30); what was typed is
+    checked once, by the assignments service, for the preview as for the save."""
 
     code = _code("Grading code")
     rate = forms.ChoiceField(label="Rate", choices=RATES)
     valid_from = forms.CharField(
         label="From list", max_length=7, help_text="The first list it applies to, e.g. 2013-07."
     )
+    # The ranges are the browser's hint; the service's checks decide (check_assignment).
     grade = forms.DecimalField(
-        label="Grade", required=False, min_value=0, max_value=400, decimal_places=1
+        label="Grade",
+        required=False,
+        decimal_places=1,
+        widget=forms.NumberInput(attrs={"min": 0, "max": MAX_GRADE}),
     )
     fide = forms.IntegerField(
         label="or FIDE rating",
         required=False,
-        min_value=1000,
-        max_value=3000,
-        help_text="Converted by G29: (FIDE - 650) / 8.",
+        widget=forms.NumberInput(attrs={"min": FIDE_RATINGS[0], "max": FIDE_RATINGS[-1]}),
+        help_text=f"Converted by G29: {fide_formula()}.",
     )
     reason = forms.CharField(label="Reason", max_length=200, required=False)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        one = (cleaned.get("grade") is None) != (cleaned.get("fide") is None)
-        if not one and not {"grade", "fide"} & set(self.errors):
-            self.add_error("grade", "expected either a grade or a FIDE rating, not both or neither")
-        return cleaned
 
 
 class ComputeForm(forms.Form):

@@ -6,14 +6,14 @@ chase list has something to chase: a few events of the last season never send re
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 from ecfgrading.demo.events import EventKind
 from ecfgrading.demo.generator import Federation
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.registry.models import Event
+from ecfgrading.services.officers import results_deadline
 
-DEADLINE = timedelta(days=28)
 _KIND: dict[EventKind, str] = {  # Event.Kind values
     EventKind.LEAGUE: "league",
     EventKind.COUNTY: "county-match",
@@ -61,6 +61,6 @@ def _event(code: str, name: str, kind: str, start: date, end: date) -> Event:
         rate="standard",
         start_date=start,
         end_date=end,
-        results_deadline=end + DEADLINE,
+        results_deadline=results_deadline(end),
         status=Event.Status.REGISTERED,
     )

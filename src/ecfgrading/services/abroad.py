@@ -34,7 +34,7 @@ from ecfgrading.formats.results_writer import write_results
 from ecfgrading.registry.models import AuditLog, DirectMember, ForeignResult
 from ecfgrading.services.errors import Conflict, NotFound, ServiceError
 from ecfgrading.services.mail import queue_mail
-from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import ImportResult, check_results, import_results
 
 # The member's result, from his side of the board, as a results file's SCORE (G1).
@@ -78,7 +78,7 @@ class Built:
 
     filename: str
     data: bytes
-    feedback: Feedback
+    report: ImportReport
 
     @property
     def lines(self) -> list[tuple[int, str]]:
@@ -87,11 +87,11 @@ class Built:
 
     @property
     def problems(self) -> list[Problem]:
-        return sorted(self.feedback.problems, key=lambda p: (p.line, p.severity != "error"))
+        return sorted(self.report.problems, key=lambda p: (p.line, p.severity != "error"))
 
     @property
     def ok(self) -> bool:
-        return self.feedback.ok
+        return self.report.ok
 
 
 def event_code(member: DirectMember, start: dt.date) -> str:
@@ -182,8 +182,8 @@ def check_abroad(member: DirectMember, event: AbroadEvent) -> Built:
         raise AbroadError(f"expected names without '#' or line breaks: {error}") from None
     filename = f"abroad-{results.event.code}.txt"
     data = text.encode("utf-8")
-    (feedback,) = check_results([(filename, data)])
-    return Built(filename, data, feedback)
+    (report,) = check_results([(filename, data)])
+    return Built(filename, data, report)
 
 
 def submit_abroad(member: DirectMember, event: AbroadEvent, *, user: Any = None) -> ForeignResult:
@@ -191,7 +191,7 @@ def submit_abroad(member: DirectMember, event: AbroadEvent, *, user: Any = None)
     built = check_abroad(member, event)
     if not built.ok:
         raise AbroadError(
-            f"expected results without errors, got {len(built.feedback.errors)}: correct them first"
+            f"expected results without errors, got {len(built.report.errors)}: correct them first"
         )
     with transaction.atomic():
         made = ForeignResult.objects.create(
@@ -274,8 +274,8 @@ def review(result_id: int) -> Review:
     result = _found(result_id)
     data = bytes(result.raw)
     filename = f"abroad-{result.pk}.txt"
-    (feedback,) = check_results([(filename, data)])
-    return Review(_row(result), Built(filename, data, feedback))
+    (report,) = check_results([(filename, data)])
+    return Review(_row(result), Built(filename, data, report))
 
 
 def _found(result_id: int) -> ForeignResult:

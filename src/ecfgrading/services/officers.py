@@ -25,7 +25,7 @@ from ecfgrading.services.accounts import Role, has_role
 from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.events import EventError, register_event
 from ecfgrading.services.mail import queue_mail
-from ecfgrading.services.results.feedback import Feedback
+from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import (
     ImportResult,
     check_results,
@@ -49,6 +49,11 @@ class UploadRefused(ServiceError):
 def results_deadline(end: dt.date) -> dt.date:
     """The date results are due for an event ending on ``end``."""
     return end + dt.timedelta(days=RESULTS_DAYS)
+
+
+def results_due_words() -> str:
+    """How long after an event's last day its results are due, as the pages say it."""
+    return f"{RESULTS_DAYS} days"
 
 
 @dataclass(frozen=True)
@@ -204,9 +209,9 @@ def _kept_binary(user: Any, filename: str, data: bytes) -> ImportResult:
     expected = "a results file (plain text) or a FIDE report (.trf)"
     problem = Problem.make("not-text", 1, "", expected, "a binary file")
     problem = replace(problem, message=_BINARY)
-    feedback = Feedback(filename, submission_id=submission.id, problems=(problem,))
-    reject(submission, feedback)
-    return ImportResult(submission.id, False, feedback)
+    report = ImportReport(filename, submission_id=submission.id, problems=(problem,))
+    reject(submission, report)
+    return ImportResult(submission.id, False, report)
 
 
 def _event_code_line(data: bytes) -> int:
@@ -216,12 +221,12 @@ def _event_code_line(data: bytes) -> int:
     return 1
 
 
-def _ownership(user: Any, data: bytes, feedback: Feedback) -> Feedback:
+def _ownership(user: Any, data: bytes, report: ImportReport) -> ImportReport:
     """The report with one more error if the file's EVENT CODE is not the user's."""
     codes = _own_codes(user)
-    code = feedback.event_code.strip().upper()
+    code = report.event_code.strip().upper()
     if codes is None or not code or code in codes:
-        return feedback
+        return report
     problem = Problem(
         code="not-your-event",
         severity="error",
@@ -234,15 +239,15 @@ def _ownership(user: Any, data: bytes, feedback: Feedback) -> Feedback:
             " or ask the grading team to assign it to you"
         ),
     )
-    return feedback.with_problem(problem)
+    return report.with_problem(problem)
 
 
-def check_upload(user: Any, filename: str, data: bytes, event_code: str = "") -> Feedback:
+def check_upload(user: Any, filename: str, data: bytes, event_code: str = "") -> ImportReport:
     """The check report of an upload, writing nothing (UploadRefused if unreadable). A
     FIDE TRF is for ``event_code``, one of the user's events (the file cannot say)."""
     _refuse_unreadable(data)
-    (feedback,) = check_results([(filename, data)], event_code=event_code)
-    return _ownership(user, data, feedback)
+    (report,) = check_results([(filename, data)], event_code=event_code)
+    return _ownership(user, data, report)
 
 
 def submit_upload(user: Any, filename: str, data: bytes, event_code: str = "") -> ImportResult:
@@ -291,32 +296,32 @@ def accepted_file(user: Any, event_id: int) -> ResultsDownload:
 
 
 class Mailed(enum.StrEnum):
-    """What became of a feedback report's e-mail."""
+    """What became of an import report's e-mail."""
 
     QUEUED = "queued"
     NO_ADDRESS = "no address"
 
 
-def mail_feedback(user: Any, feedback: Feedback) -> Mailed:
-    """The feedback report to the officer who sent the file, through the outbox: the mail
+def mail_report(user: Any, report: ImportReport) -> Mailed:
+    """The import report to the officer who sent the file, through the outbox: the mail
     worker sends it and retries a server that is down, so a failure neither undoes the
     import nor loses the report. One message per submission (its key), however often
     this is called."""
     if not user.email:
         return Mailed.NO_ADDRESS
-    title = " ".join(s for s in (feedback.event_code, feedback.event_name) if s)
-    outcome = "accepted" if feedback.accepted else "rejected"
-    key = f"feedback:{feedback.submission_id}" if feedback.submission_id else None
+    title = " ".join(s for s in (report.event_code, report.event_name) if s)
+    outcome = "accepted" if report.accepted else "rejected"
+    key = f"feedback:{report.submission_id}" if report.submission_id else None
     queue_mail(
         "feedback",
         user.email,
-        f"Results {outcome}: {title or feedback.filename}",
-        "This is the report on the results file you sent.\n\n" + feedback.to_text() + "\n",
+        f"Results {outcome}: {title or report.filename}",
+        "This is the report on the results file you sent.\n\n" + report.to_text() + "\n",
         key=key,
     )
     return Mailed.QUEUED
 
 
-def problems_in_order(feedback: Feedback) -> list[Problem]:
+def problems_in_order(report: ImportReport) -> list[Problem]:
     """A report's problems in file order, errors before warnings on a line."""
-    return sorted(feedback.problems, key=lambda p: (p.line, p.severity != "error", p.code))
+    return sorted(report.problems, key=lambda p: (p.line, p.severity != "error", p.code))

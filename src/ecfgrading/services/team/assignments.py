@@ -7,15 +7,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ecfgrading.engine import ListId, Rate
+from ecfgrading.engine import Rate
 from ecfgrading.registry.models import StartingGradeAssignment
-from ecfgrading.registry.numbering import player_on_record
-from ecfgrading.services.errors import user_input
 from ecfgrading.services.grading.assignments import (
     FIDE_RATINGS,
     AssignmentError,
     assign_starting_grade,
-    from_fide,
+    check_assignment,
+    fide_formula,
 )
 
 SHOWN = 100  # the latest ones; older assignments are in the audit log
@@ -52,7 +51,7 @@ class Proposed:
             return f"{self.name} ({self.code}) is given {start} from list {self.valid_from} (G6)."
         return (
             f"{self.name} ({self.code}) is given {start} from list {self.valid_from}: "
-            f"FIDE {self.fide} converted by G29, ({self.fide} - 650) / 8 (G30)."
+            f"FIDE {self.fide} converted by G29, {fide_formula(self.fide)} (G30)."
         )
 
 
@@ -84,23 +83,10 @@ def propose(
     fide: int | None = None,
     reason: str = "",
 ) -> Proposed:
-    """What ``assign`` would save, checked the same way, without saving it."""
-    if (grade is None) == (fide is None):
-        raise AssignmentError("expected either a grade or a FIDE rating, not both or neither")
-    with user_input(AssignmentError):
-        ListId.parse(valid_from)
-    player = player_on_record(code, AssignmentError)
-    converted = from_fide(fide) if fide is not None else grade
-    assert converted is not None
-    return Proposed(
-        player.ref,
-        player.name,
-        rate,
-        valid_from,
-        converted,
-        fide,
-        reason or (f"FIDE {fide}" if fide is not None else ""),
-    )
+    """What ``assign`` would save, by the checks the save makes, without saving it."""
+    checked = check_assignment(code, valid_from=valid_from, grade=grade, fide=fide, reason=reason)
+    player = checked.player
+    return Proposed(player.ref, player.name, rate, valid_from, checked.grade, fide, checked.reason)
 
 
 def assign(proposed: Proposed, *, user: Any) -> StartingGradeAssignment:
@@ -124,4 +110,12 @@ def assign(proposed: Proposed, *, user: Any) -> StartingGradeAssignment:
     )
 
 
-__all__ = ["FIDE_RATINGS", "AssignmentError", "AssignmentRow", "Proposed", "assign", "latest"]
+__all__ = [
+    "FIDE_RATINGS",
+    "AssignmentError",
+    "AssignmentRow",
+    "Proposed",
+    "assign",
+    "fide_formula",
+    "latest",
+]

@@ -6,7 +6,13 @@ import datetime as dt
 
 from django import template
 
+from ecfgrading.engine.rules import ECF_2009, RuleSet
+from ecfgrading.services import officers
+
 register = template.Library()
+
+# The rule set the pages explain: the help guide's (lookups.guide) and the player cards'.
+RULES: RuleSet = ECF_2009
 
 
 @register.filter(expects_localtime=True)
@@ -27,3 +33,19 @@ def thousands(value: int | None) -> str:
 def grade(value: int | None) -> str:
     """A grade, or an en dash where there is none."""
     return "–" if value is None else str(value)
+
+
+@register.simple_tag
+def rule(name: str) -> str:
+    """A number of the rule set as players read it: ``{% rule "fide_offset" %}`` is 650
+    (G29), so a page states the rules it is computed by, never a copy of them."""
+    value = getattr(RULES, name, None)
+    if not isinstance(value, int | float):
+        raise template.TemplateSyntaxError(f"expected a number of the rule set, got {name!r}")
+    return f"{value:g}"
+
+
+@register.simple_tag
+def results_due() -> str:
+    """How long after an event's last day its results are due: '28 days' (RESULTS_DAYS)."""
+    return officers.results_due_words()
