@@ -14,6 +14,7 @@ from django.urls import reverse
 from ecfgrading.lookups.audit import AuditFilter, audit_entries
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.services.amendments import record_amendment
+from ecfgrading.services.merge import merge_players
 from tests.backoffice.conftest import signed_in
 from tests.services.results_text import results_file
 
@@ -136,3 +137,23 @@ def test_filtering_by_person_is_by_user_name_or_actor(team: Any, officer: Any) -
 
     assert by_tess == ["publish list"]
     assert by_cli == ["compute list"]
+
+
+def test_g28_filtering_by_a_player_finds_entries_of_records_merged_into_him_through_a_chain(
+    team: Any,
+) -> None:
+    """A merged into B, then B into C: the entries on A's row are C's too."""
+    submit(
+        signed_in(team),
+        results_file(
+            [BLOGGS, SMITH, "#PIN=3#NAME=Brown, Ann#CLUB NAME=Anytown"], GAMES, code="AUD9"
+        ),
+    )
+    first, middle, last = (Player.objects.get(surname=s) for s in ("Bloggs", "Smith", "Brown"))
+    record_amendment(what="Grade 150 -> 148", why="a game counted twice", user=team, player=first)
+    merge_players(first.ref, middle.ref, user=team)
+    merge_players(middle.ref, last.ref, user=team)
+
+    found = audit_entries(AuditFilter(player=last.ref)).page.items
+
+    assert any(("what", "Grade 150 -> 148") in row.details for row in found)

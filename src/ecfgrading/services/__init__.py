@@ -1,10 +1,19 @@
-"""Use cases shared by the CLI, the website, the API and the back office.
+"""The write side: use cases that change the registry, called alike by the CLI, the back
+office and the website's forms. Each owns its transaction, lock, audit row and mail; what
+a door only shows is read from ``lookups``.
 
-- ``services.results``: check and import results files; the identification queue
-- ``services.grading``: compute, publish and explain list versions; starting grades
-- ``services.lists``: load a published list CSV; export published versions
-- ``services.reports``: reports for the grading team
-- ``services.events``, ``services.merge``, ``services.versions``: shared helpers
-- ``services.errors``: ``ServiceError``, the one error every service raises for a
-  user's mistake
+- ``results``: check and import results files (stored byte for byte, accepted whole or
+  rejected whole), the officer's import report, the identification queue
+- ``grading``: compute and publish list versions; assign starting grades (G6)
+- ``lists``: load a published list CSV as the starting point
+- ``merge``: merge two records of one person, with its audit row and amendment
+- ``events``: register an event; ``officers``: an officer's uploads and submissions
+- ``team``: the grading team's decisions (identification, assignments, publishing,
+  queries, chases, memberships ended by hand)
+- ``feedback``: a query from the public; ``amendments``: amendments recorded
+- ``members``, ``abroad``: direct members and their results from abroad
+- ``mail``, ``mail_tasks``: the outbox and the worker's runs
+- ``accounts``, ``logins``: roles and back-office logins
+- ``audit``, ``changes``, ``locks``, ``people``, ``database``: what the use cases share
+- ``errors``: the error contract (``ecfgrading.errors``) as the services raise it
 """

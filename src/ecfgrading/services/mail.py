@@ -16,7 +16,6 @@ import contextlib
 import datetime as dt
 import logging
 import smtplib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +27,7 @@ from django.utils import timezone
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult, get_date_max
 
+from ecfgrading.progress import Progress
 from ecfgrading.registry.models import OutboxMessage
 
 log = logging.getLogger(__name__)
@@ -37,8 +37,6 @@ log = logging.getLogger(__name__)
 LEASE = dt.timedelta(minutes=10)
 # However many tries, a retry waits at most this long.
 LONGEST_WAIT = dt.timedelta(hours=6)
-
-Progress = Callable[[int, int, str], None]  # done, total, what
 
 
 def queue_mail(
