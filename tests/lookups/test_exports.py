@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import time
 import zipfile
 from datetime import UTC, date, datetime
 from typing import Any
@@ -383,6 +385,35 @@ def test_the_sheet_is_named_after_the_list_with_a_bold_frozen_header(
     assert sheet.freeze_panes == "A2"
     assert all(cell.font.bold for cell in sheet[1])
     assert not any(cell.font.bold for cell in sheet[2])
+
+
+def test_a_published_spreadsheet_is_the_same_bytes_however_often_it_is_made(
+    lists: dict[str, Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A published version never changes (architecture.md), nor does its file: the zip's
+    member dates and the workbook's own are the list's month, not the time of making."""
+    first = export_list("2010-07", fmt="xlsx")
+    later = time.time() + 3600
+    monkeypatch.setattr(time, "time", lambda: later)
+    monkeypatch.setattr(os, "stat", _stat_an_hour_on(os.stat))
+
+    again = export_list("2010-07", fmt="xlsx")
+
+    assert again == first
+    book = load_workbook(io.BytesIO(first))
+    assert book.properties.created == datetime(2010, 7, 1)
+    with zipfile.ZipFile(io.BytesIO(first)) as archive:
+        assert {member.date_time for member in archive.infolist()} == {(2010, 7, 1, 0, 0, 0)}
+
+
+def _stat_an_hour_on(stat: Any) -> Any:
+    """os.stat, with files an hour younger (a temporary sheet's mtime would date its member)."""
+
+    def later(*args: Any, **kwargs: Any) -> Any:
+        found = stat(*args, **kwargs)
+        return os.stat_result((*found[:8], found.st_mtime + 3600, found.st_ctime))
+
+    return later
 
 
 # JSON --------------------------------------------------------------------------------------

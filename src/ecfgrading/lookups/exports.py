@@ -11,16 +11,20 @@ entries with their players, the previous list's and the august grades, the clubs
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
+from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 from django.db.models import QuerySet
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
+from openpyxl.writer.excel import ExcelWriter
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.periods import ListId
@@ -362,9 +366,35 @@ def _xlsx(target: ListId, rows: Sequence[_Row]) -> bytes:
     sheet.append([_bold(sheet, name) for name in HEADER])
     for row in rows:
         sheet.append(_sheet_cells(_list_row(row)))
+    stamp = dt.datetime(target.year, target.month, 1)
+    book.properties.created = book.properties.modified = stamp
     out = io.BytesIO()
-    book.save(out)
+    with _Dated(out, "w", ZIP_DEFLATED, allowZip64=True, stamp=stamp) as archive:
+        ExcelWriter(book, archive).write_data()
     return out.getvalue()
+
+
+class _Dated(ZipFile):
+    """A zip archive whose every member bears one date, not the time it was written:
+    a published version's spreadsheet is the same bytes however often it is made."""
+
+    def __init__(self, *args: Any, stamp: dt.datetime, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._stamp = stamp.timetuple()[:6]
+
+    def writestr(  # type: ignore[override]
+        self, member: str | ZipInfo, data: Any, *args: Any, **kwargs: Any
+    ) -> None:
+        if not isinstance(member, ZipInfo):
+            member = ZipInfo(member, date_time=self._stamp)
+            member.compress_type = self.compression
+        super().writestr(member, data, *args, **kwargs)
+
+    def write(  # type: ignore[override]
+        self, filename: Any, arcname: Any = None, *args: Any, **kwargs: Any
+    ) -> None:
+        written = Path(filename)  # a worksheet streamed to a temporary file
+        self.writestr(arcname or written.name, written.read_bytes())
 
 
 def _bold(sheet: Any, text: str) -> WriteOnlyCell:
