@@ -136,7 +136,8 @@ def locate(text: str) -> Located:
 
 @dataclass(frozen=True)
 class _Record:
-    """The player's public columns (never the date of birth) and his records (G28)."""
+    """The player's public columns and his records (G28); his date of birth only to tell
+    a junior with no provisional entry yet (G25), never shown."""
 
     id: int
     code: str
@@ -145,14 +146,17 @@ class _Record:
     nation: str
     records: tuple[int, ...]  # his own record, then those merged into him
     survivors: Survivors
+    born: dt.date | None
 
 
 def _record(located: Located) -> _Record:
-    row = _public_rows([located.player_id])[located.player_id]
-    pk, _code, surname, forenames, _key, _sex, fide_id, _member_no, nation = row
+    query = Player.objects.filter(id=located.player_id).order_by()
+    row = query.values_list(*PLAYER_COLUMNS, "date_of_birth").get()
+    pk, _code, surname, forenames, _key, _sex, fide_id, _member_no, nation, born = row
     survivors = Survivors()
     name = full_name(surname, forenames)
-    return _Record(pk, located.code, name, fide_id, nation, survivors.records(pk), survivors)
+    records = survivors.records(pk)
+    return _Record(pk, located.code, name, fide_id, nation, records, survivors, born)
 
 
 def _public_rows(ids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
@@ -339,7 +343,7 @@ def player_page(located: Located) -> PlayerPage:
         fide_url=FIDE_PROFILE.format(id=record.fide_id) if record.fide_id else "",
         history=grades.history,
         next_lists=next_lists(
-            record.id, record.records, runs, ahead, new, context, grades.versions
+            record.id, record.born, record.records, runs, ahead, new, context, grades.versions
         ),
     )
 

@@ -52,7 +52,7 @@ from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.history import current_versions
 from ecfgrading.lookups.list_inputs import load_inputs
 from ecfgrading.lookups.lists import CurrentList, VersionInfo, list_label
-from ecfgrading.registry.models import Game, Player, StoredPeriodTotal, Submission
+from ecfgrading.registry.models import Game, StoredPeriodTotal, Submission
 
 RULES = ECF_2009  # what the grading team computes a new list with (compute_version)
 _KEY = "provisional:v1"
@@ -330,6 +330,7 @@ def received_games(
 
 def next_lists(
     player_id: int,
+    born: date | None,
     records: Sequence[int],
     runs: Mapping[Rate, NextRun],
     ahead: Mapping[Rate, Explanation | None],
@@ -338,18 +339,13 @@ def next_lists(
     versions: Sequence[VersionInfo],
 ) -> tuple[NextList, ...]:
     """The next list of each rate of ``runs``: ``ahead`` is his provisional explanation
-    in it, ``new`` his games received since the current list."""
+    in it, ``new`` his games received since the current list; ``born`` tells a junior
+    with no provisional entry yet (G25), and is never shown."""
     before = _stored_counts(records, runs, versions)
-    born = _born(player_id) if any(ahead[rate] is None for rate in runs) else None
     return tuple(
         _next(player_id, born, run, ahead[rate], new[rate], context, before[rate])
         for rate, run in runs.items()
     )
-
-
-def _born(player_id: int) -> date | None:
-    """Only to tell a junior (G25) with no provisional entry yet; never shown."""
-    return Player.objects.filter(pk=player_id).values_list("date_of_birth", flat=True).first()
 
 
 def _next(
