@@ -23,9 +23,10 @@ from django.test import Client
 from django.urls import reverse
 
 from ecfgrading.cli import main
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import AuditLog, Event, Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import resolve_code
-from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.services.accounts import create_user
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,8 +10,8 @@ from django.test import override_settings
 
 from ecfgrading.cli import main
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import DirectMember, Player
-from ecfgrading.services.accounts import Role
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -616,7 +616,7 @@ def identify() -> None:
 def identify_list() -> None:
     """Open cases, their candidates and the games waiting on them."""
     _django()
-    from ecfgrading.services.results.queue import open_case_list
+    from ecfgrading.lookups.identification import open_case_list
 
     cases = open_case_list()
     for case in cases:
@@ -657,15 +657,16 @@ def mail_group() -> None:
 def mail_send(dry_run: bool) -> None:
     """Deliver the queued messages that are due, now, through the SMTP server."""
     _django()
+    from ecfgrading.lookups.outbox import due, waiting_rows
     from ecfgrading.services import mail
 
     if dry_run:
-        rows = mail.waiting_rows()
+        rows = waiting_rows()
         for row in rows:
             click.echo(f"{row.id:6}  {row.kind:10} {row.to:32} {row.subject}")
         click.echo(f"{len(rows)} messages would be sent (dry run: nothing sent)")
         return
-    with _progress("sending", len(mail.due())) as advance:
+    with _progress("sending", len(due())) as advance:
         done = mail.deliver_due(progress=advance)
     if done.next_attempt_at is not None:
         from ecfgrading.services.mail import request_delivery

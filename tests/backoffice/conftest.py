@@ -19,7 +19,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.test import Client, override_settings
 
-from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.lookups.roles import Role
+from ecfgrading.services.accounts import create_user
 
 PASSWORD = "correct horse battery 42"
 

@@ -12,7 +12,8 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from ecfgrading.services.accounts import AccountError, Role, create_user, role_named, roles_of
+from ecfgrading.lookups.roles import Role, roles_of
+from ecfgrading.services.accounts import AccountError, create_user, role_named
 from tests.backoffice.conftest import PASSWORD, Mailbox, signed_in
 
 pytestmark = pytest.mark.django_db

@@ -25,7 +25,8 @@ WIDTHS = {"phone": 390, "desktop": 1280}
 # A team login, two amendments (one carried by nothing yet), and one entry naming a player.
 PREPARE = f"""
 from ecfgrading.registry.models import Event, Player, Submission
-from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.lookups.roles import Role
+from ecfgrading.services.accounts import create_user
 from ecfgrading.services.amendments import record_amendment
 tess = create_user("tess", role=Role.TEAM, email="tess@team.example", password={PASSWORD!r})
 player = Player.objects.filter(merged_into=None).order_by("code").first()

@@ -25,7 +25,8 @@ pytestmark = pytest.mark.sqlite
 
 SHOTS = Path("var/test-output/screenshots/backoffice")
 MAKE_OFFICER = (
-    "from ecfgrading.services.accounts import Role, create_user;"
+    "from ecfgrading.lookups.roles import Role;"
+    "from ecfgrading.services.accounts import create_user;"
     f" create_user('olga', role=Role.OFFICER, email='olga@club.example', password={PASSWORD!r})"
 )
 

@@ -20,9 +20,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import OutboxMessage
 from ecfgrading.services import mail
-from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.services.accounts import create_user
 from ecfgrading.services.mail import (
     deliver_due,
     deliver_mail,

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from ecfgrading.lookups.direct_members import games_received
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import (
     AuditLog,
     DirectMember,
@@ -22,9 +24,9 @@ from ecfgrading.registry.models import (
     Player,
     Submission,
 )
-from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.services.accounts import create_user
 from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.members import create_member, games_received, mail_games
+from ecfgrading.services.members import create_member, mail_games
 from ecfgrading.services.results.ingest import import_results
 from tests.backoffice.conftest import PASSWORD, signed_in
 from tests.services.results_text import RAPID, results_file

@@ -17,9 +17,9 @@ from django.urls import reverse
 from ecfgrading.demo import build_demo
 from ecfgrading.demo.registration import MISSING
 from ecfgrading.demo.summary import DemoSummary
+from ecfgrading.lookups.direct_members import games_received
+from ecfgrading.lookups.roles import Role, roles_of
 from ecfgrading.registry.models import DirectMember, Event
-from ecfgrading.services.accounts import Role, roles_of
-from ecfgrading.services.members import games_received
 
 pytestmark = pytest.mark.django_db
 

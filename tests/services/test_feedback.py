@@ -8,12 +8,12 @@ import re
 
 import pytest
 
+from ecfgrading.lookups.queries import feedback_status
 from ecfgrading.registry.models import AuditLog, Feedback, Player
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.feedback import (
     FeedbackError,
     NewFeedback,
-    feedback_status,
     submit_feedback,
 )
 from ecfgrading.services.merge import merge_players

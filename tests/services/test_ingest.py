@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 from django.core import serializers
 
+from ecfgrading.lookups.identification import open_cases
 from ecfgrading.registry.models import (
     AuditLog,
     Club,
@@ -18,7 +19,7 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.services.results.ingest import check_results, import_files, import_results
-from ecfgrading.services.results.queue import PendingError, open_cases, resolve
+from ecfgrading.services.results.queue import PendingError, resolve
 from tests.services.results_text import LIGHTNING, RAPID, results_file
 
 pytestmark = pytest.mark.django_db

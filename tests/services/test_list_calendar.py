@@ -11,11 +11,12 @@ from datetime import UTC, date, datetime
 import pytest
 
 from ecfgrading.engine import ListId, Rate
+from ecfgrading.lookups.direct_members import default_list
+from ecfgrading.lookups.drafts import default_choice
 from ecfgrading.lookups.provisional import next_list
 from ecfgrading.registry.models import GradingList, ListVersion
 from ecfgrading.services.errors import ServiceError
-from ecfgrading.services.members import check_mailing, default_list
-from ecfgrading.services.team.publishing import default_choice
+from ecfgrading.services.members import check_mailing
 
 pytestmark = pytest.mark.django_db
 

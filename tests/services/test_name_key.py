@@ -14,13 +14,14 @@ import pytest
 from django.urls import reverse
 
 from ecfgrading.engine import Rate
+from ecfgrading.lookups.identification import open_cases
 from ecfgrading.lookups.search import search_players
 from ecfgrading.registry.models import Club, ClubMembership, Player
 from ecfgrading.services.lists.imports import import_grade_list
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.people import PlayerDetails
 from ecfgrading.services.results.ingest import import_results
-from ecfgrading.services.results.queue import open_cases, resolve
+from ecfgrading.services.results.queue import resolve
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db

@@ -15,10 +15,11 @@ import pytest
 
 from ecfgrading.engine.types import Rate
 from ecfgrading.formats.problems import Problem
+from ecfgrading.lookups.identification import open_cases
 from ecfgrading.registry.models import PendingIdentification, Player, Submission
 from ecfgrading.services.lists.imports import ListImportResult, import_grade_list
 from ecfgrading.services.results.ingest import check_results, import_results
-from ecfgrading.services.results.queue import open_cases, resolve
+from ecfgrading.services.results.queue import resolve
 from tests.services.results_text import results_file
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,9 @@ from django.test import Client
 from django.utils import timezone
 
 from ecfgrading.engine.types import Rate
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import Amendment, Event, GradingList, ListVersion, Player
-from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.services.accounts import create_user
 from ecfgrading.services.amendments import record_amendment
 from ecfgrading.services.grading.compute import publish_version
 

@@ -11,7 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
-from ecfgrading.services.accounts import Role, has_role
+from ecfgrading.lookups.roles import Role, has_role
 
 View = Callable[..., HttpResponse]
 

@@ -26,7 +26,7 @@ from django.shortcuts import redirect, render
 
 from ecfgrading.backoffice.access import role_required
 from ecfgrading.errors import ErrorKind, ServiceError
-from ecfgrading.services.accounts import Role
+from ecfgrading.lookups.roles import Role
 from ecfgrading.web.errors import HEADINGS
 
 View = Callable[..., HttpResponse]

@@ -28,12 +28,13 @@ from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import Conflict
+from ecfgrading.lookups.identification import open_cases
 from ecfgrading.progress import Progress
 from ecfgrading.registry.models import Club, Event, Game, PendingIdentification, Player
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 from ecfgrading.services.results.ingest import ImportResult, import_files
-from ecfgrading.services.results.queue import PendingError, open_cases, resolve
+from ecfgrading.services.results.queue import PendingError, resolve
 
 ACTOR = "demo"
 

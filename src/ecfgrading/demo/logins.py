@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from ecfgrading.demo.registration import MISSING
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import Event, Game, Player
-from ecfgrading.services.accounts import Role, create_user
+from ecfgrading.services.accounts import create_user
 from ecfgrading.services.members import create_member
 
 ACTOR = "demo"

@@ -15,6 +15,7 @@ Players
 - ``records``: a player's records (his own and those merged into him, G28)
 - ``search``: the player lookup; ``sound_alike``: names that sound like the words given
 - ``memberships``: which clubs are shown for a player; ``profiles``: what the team sees
+  of one or several players (a case's candidates, the team's player page)
 
 Lists
 - ``lists``: every published version, which are current, the catalogue (G26, G27)
@@ -30,6 +31,16 @@ Clubs, counties and events
 The back office
 - ``reports``: the grading team's checks (overdue, received, jumps, integrity)
 - ``audit``: the audit log; ``amendments``: corrections between versions (public too)
+- ``identification``: the identification queue and one case with its candidates
+- ``drafts``: versions computed, the next one proposed, a draft's reports;
+  ``differences``: what changed since the version before, and why
+- ``chases``: overdue events with the chases made; ``outbox``: the mail outbox
+- ``assignments``: the latest starting grades assigned (G6)
+- ``queries``: the public's queries, their status (public too) and the team's list
+- ``officer_events``: an officer's events and accepted files
+- ``direct_members``: a member's record and games received; ``results_abroad``: his
+  results from abroad as he and the team see them
+- ``roles``: which roles a login holds
 
 Shared
 - ``freshness.data_token()``: changes whenever a public page may have changed

@@ -13,6 +13,7 @@ from django.db.models import Count, Max, Q
 from ecfgrading.engine.periods import ListId, season_of
 from ecfgrading.lookups.memberships import current_memberships
 from ecfgrading.registry.models import ClubMembership, Game, ListEntry, ListVersion, Player
+from ecfgrading.registry.numbering import player_on_record
 
 GRADES_SHOWN = 4  # the latest lists are enough to tell two players apart
 
@@ -185,3 +186,16 @@ def _grades(players: Iterable[int]) -> defaultdict[int, list[GradeLine]]:
 def _season(year: int) -> str:
     """2009 is the season 2008-09."""
     return f"{year - 1}-{year % 100:02d}"
+
+
+@dataclass(frozen=True)
+class TeamPlayer:
+    profile: Profile
+    asked_for: str  # the code in the URL, perhaps merged into this player
+
+
+def team_player(code: str, *, today: date) -> TeamPlayer:
+    """The surviving player holding ``code`` (a merged code leads to its survivor)."""
+    player = player_on_record(code)
+    (profile,) = profiles([player.id], today=today)
+    return TeamPlayer(profile, code.strip().upper())

@@ -45,6 +45,16 @@ def named(list_id: ListId | str, rate: Rate, name: str) -> ListVersion:
     return version
 
 
+def is_published(list_id: ListId | str, rate: Rate, name: str) -> bool:
+    """Whether the version ``name`` of the list is published."""
+    return ListVersion.objects.filter(
+        grading_list__list_id=str(list_id),
+        grading_list__rate=rate.value,
+        name=name,
+        status=ListVersion.Status.PUBLISHED,
+    ).exists()
+
+
 def names(list_id: ListId | str, rate: Rate) -> list[str]:
     return list(
         ListVersion.objects.filter(

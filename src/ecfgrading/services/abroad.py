@@ -6,7 +6,7 @@ form is turned into a results file in the project's format (``formats.write_resu
 checked exactly as any file is (``check_results``), and kept as a ``ForeignResult``
 waiting for the grading team; the team accepts it, and it is then imported like any
 file with the team member as its sender, or rejects it with a note. The member sees its
-status on his page.
+status on his page (``lookups.results_abroad``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from ecfgrading.formats.results_model import (
     ResultsPart,
 )
 from ecfgrading.formats.results_writer import write_results
+from ecfgrading.lookups.results_abroad import AbroadRow, abroad_row, result_abroad
 from ecfgrading.registry.models import AuditLog, DirectMember, ForeignResult
-from ecfgrading.services.errors import Conflict, NotFound, ServiceError
+from ecfgrading.services.errors import Conflict, ServiceError
 from ecfgrading.services.mail import queue_mail
 from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import ImportResult, check_results, import_results
@@ -206,59 +207,7 @@ def submit_abroad(member: DirectMember, event: AbroadEvent, *, user: Any = None)
     return made
 
 
-# --- what the member and the team see ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AbroadRow:
-    id: int
-    member: str  # 'Surname, Forenames (number)'
-    player_code: str
-    event_name: str
-    country: str
-    start: dt.date
-    end: dt.date
-    status: str
-    status_words: str
-    submitted_at: dt.datetime
-    decided_at: dt.datetime | None
-    note: str
-    submission_id: int | None
-
-
-def _row(result: ForeignResult) -> AbroadRow:
-    member = result.member
-    return AbroadRow(
-        id=result.pk,
-        member=f"{member.player.name} ({member.number})",
-        player_code=member.player.ref,
-        event_name=result.event_name,
-        country=result.country,
-        start=result.start_date,
-        end=result.end_date,
-        status=result.status,
-        status_words=result.get_status_display(),
-        submitted_at=result.submitted_at,
-        decided_at=result.decided_at,
-        note=result.decision_note,
-        submission_id=result.submission_id,
-    )
-
-
-def members_results(member: DirectMember) -> list[AbroadRow]:
-    """A member's own results from abroad, latest first."""
-    rows = ForeignResult.objects.filter(member=member).select_related("member__player")
-    return [_row(r) for r in rows]
-
-
-def results_for_team(*, status: str = "pending") -> list[AbroadRow]:
-    """Results from abroad in one status (pending first of all), oldest first."""
-    rows = (
-        ForeignResult.objects.filter(status=status)
-        .select_related("member__player")
-        .order_by("submitted_at", "id")
-    )
-    return [_row(r) for r in rows]
+# --- the team's review and decision ---------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -271,22 +220,15 @@ class Review:
 
 def review(result_id: int) -> Review:
     """The file as the member's form built it, checked again against today's records."""
-    result = _found(result_id)
+    result = result_abroad(result_id)
     data = bytes(result.raw)
     filename = f"abroad-{result.pk}.txt"
     (report,) = check_results([(filename, data)])
-    return Review(_row(result), Built(filename, data, report))
-
-
-def _found(result_id: int) -> ForeignResult:
-    result = ForeignResult.objects.select_related("member__player").filter(pk=result_id).first()
-    if result is None:
-        raise NotFound(f"expected results from abroad on record, got number {result_id}")
-    return result
+    return Review(abroad_row(result), Built(filename, data, report))
 
 
 def _pending(result_id: int) -> ForeignResult:
-    result = _found(result_id)
+    result = result_abroad(result_id)
     if result.status != ForeignResult.Status.PENDING:
         raise Conflict(
             f"expected results waiting for a decision, got {result.get_status_display().lower()}"

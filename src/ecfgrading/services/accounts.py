@@ -1,30 +1,18 @@
-"""Back-office accounts and their roles.
-
-A role is a Django auth group, made by the back office's data migration: the grading
-team (everything), grading officers (their own events only) and direct members (their
-own games). The public has no account. Passwords are hashed by Django.
+"""Back-office accounts, each made in one role (``lookups.roles``). Passwords are hashed
+by Django.
 """
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import AuditLog
 from ecfgrading.services.errors import ErrorKind, ServiceError
-
-
-class Role(enum.StrEnum):
-    """The back office's roles, by the names of their groups."""
-
-    TEAM = "grading team"
-    OFFICER = "grading officer"
-    MEMBER = "direct member"
-
 
 ROLE_WORDS = {"team": Role.TEAM, "officer": Role.OFFICER, "member": Role.MEMBER}
 
@@ -78,19 +66,3 @@ def create_user(
             f"expected a new user name, got {name!r}: it is taken", kind=ErrorKind.CONFLICT
         ) from None
     return user
-
-
-def roles_of(user: Any) -> frozenset[Role]:
-    """The roles a user holds; superusers count as the grading team."""
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return frozenset()
-    names = set(user.groups.values_list("name", flat=True))
-    held = {role for role in Role if role.value in names}
-    if user.is_superuser:
-        held.add(Role.TEAM)
-    return frozenset(held)
-
-
-def has_role(user: Any, *roles: Role) -> bool:
-    """Whether the user holds any of these roles."""
-    return bool(roles_of(user) & set(roles))

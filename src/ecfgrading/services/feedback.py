@@ -3,13 +3,12 @@
 Anyone may report a wrong result, a wrong name or age, a missing event or a duplicate
 record, naming the player by grading code; no account is needed. The report gets an
 unguessable reference, and whoever holds it can follow the report's status and read the
-grading team's answer. The sender's name and e-mail address are private: kept for the
-answer, never part of a status.
+grading team's answer (``lookups.queries.feedback_status``). The sender's name and e-mail
+address are private: kept for the answer, never part of a status.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from dataclasses import dataclass
 
@@ -18,12 +17,11 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
 from ecfgrading.engine.codes import InvalidCode
-from ecfgrading.errors import ErrorKind, NotFound, ServiceError
+from ecfgrading.errors import ErrorKind, ServiceError
 from ecfgrading.registry.models import AuditLog, Feedback, Player
 from ecfgrading.registry.numbering import resolve_code
 
 Kind = Feedback.Kind
-Status = Feedback.Status
 
 KINDS: tuple[tuple[str, str], ...] = tuple(Kind.choices)
 # The reports that are about one player's record, and so must name him by code.
@@ -32,7 +30,6 @@ NEEDS_EVENT = frozenset({Kind.MISSING_EVENT})
 # A reference: FB- and eight characters none of which can be read as another (no 0/O,
 # 1/I/L, 5/S, 2/Z, 8/B): 25**8 is about 1.5 * 10**11 references.
 REF_PREFIX = "FB-"
-EXAMPLE_REF = "FB-7K3M9QXA"
 REF_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
 REF_LENGTH = 8
 _FIELDS = {name: Feedback._meta.get_field(name) for name in ("event", "message", "name", "email")}
@@ -60,28 +57,6 @@ class NewFeedback:
     email: str = ""
 
 
-@dataclass(frozen=True)
-class FeedbackStatus:
-    """Where a report stands: everything the sender may see, never his name or e-mail."""
-
-    ref: str
-    kind: str
-    kind_label: str
-    status: str
-    status_label: str
-    player_code: str  # the surviving player's code, if one was named
-    player_name: str
-    event: str
-    answer: str  # the grading team's answer, once given
-    submitted_at: dt.datetime
-    updated_at: dt.datetime
-    resolved_at: dt.datetime | None
-
-    @property
-    def closed(self) -> bool:
-        return self.status in (Status.RESOLVED, Status.DECLINED)
-
-
 def submit_feedback(sent: NewFeedback, *, actor: str = "public") -> str:
     """Store a report for the grading team and return its reference; FeedbackError
     lists everything wrong with it."""
@@ -92,15 +67,6 @@ def submit_feedback(sent: NewFeedback, *, actor: str = "public") -> str:
             "feedback.submitted", feedback, actor=actor, ref=feedback.ref, kind=feedback.kind
         )
     return feedback.ref
-
-
-def feedback_status(ref: str) -> FeedbackStatus:
-    """The status of the report ``ref`` (case does not matter); NotFound otherwise."""
-    wanted = ref.strip().upper()
-    feedback = Feedback.objects.filter(ref=wanted).select_related("player").first()
-    if feedback is None:
-        raise NotFound(f"no report has the reference {ref!r} (they look like {EXAMPLE_REF})")
-    return _status(feedback)
 
 
 def new_ref() -> str:
@@ -164,7 +130,7 @@ def _player(code: str, problems: dict[str, str]) -> Player | None:
     return player
 
 
-# Storing and reading ----------------------------------------------------------------------
+# Storing a report -------------------------------------------------------------------------
 
 
 def _stored(sent: NewFeedback, player: Player | None) -> Feedback:
@@ -187,21 +153,3 @@ def _stored(sent: NewFeedback, player: Player | None) -> Feedback:
             if not Feedback.objects.filter(ref=ref).exists():
                 raise  # not a clash of references: a bug, shown as one
     raise ServiceError("could not draw a free reference; try again", kind=ErrorKind.CONFLICT)
-
-
-def _status(feedback: Feedback) -> FeedbackStatus:
-    player = feedback.player.surviving() if feedback.player is not None else None
-    return FeedbackStatus(
-        ref=feedback.ref,
-        kind=feedback.kind,
-        kind_label=Kind(feedback.kind).label,
-        status=feedback.status,
-        status_label=Status(feedback.status).label,
-        player_code=player.ref if player else "",
-        player_name=player.name if player else "",
-        event=feedback.event,
-        answer=feedback.answer,
-        submitted_at=feedback.submitted_at,
-        updated_at=feedback.updated_at,
-        resolved_at=feedback.resolved_at,
-    )

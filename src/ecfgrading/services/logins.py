@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 
+from ecfgrading.lookups.roles import Role, roles_of
 from ecfgrading.registry.models import AuditLog
-from ecfgrading.services.accounts import AccountError, Role, create_user, roles_of
+from ecfgrading.services.accounts import AccountError, create_user
 from ecfgrading.services.errors import ErrorKind
 
 

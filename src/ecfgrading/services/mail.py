@@ -22,11 +22,12 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils import timezone
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult, get_date_max
 
+from ecfgrading.lookups.outbox import due
 from ecfgrading.progress import Progress
 from ecfgrading.registry.models import OutboxMessage
 
@@ -63,16 +64,6 @@ def queue_mail(
 
 def _ask_worker() -> None:
     request_delivery()
-
-
-def due(now: dt.datetime | None = None) -> list[OutboxMessage]:
-    """The queued messages whose time has come, oldest first."""
-    moment = now or timezone.now()
-    return list(
-        OutboxMessage.objects.filter(
-            status=OutboxMessage.Status.QUEUED, next_attempt_at__lte=moment
-        ).order_by("next_attempt_at", "id")
-    )
 
 
 def retry_wait(attempts: int) -> dt.timedelta:
@@ -210,62 +201,6 @@ def _close_quietly(connection: object) -> None:
     if close is not None:
         with contextlib.suppress(OSError, smtplib.SMTPException):
             close()
-
-
-@dataclass(frozen=True)
-class OutboxRow:
-    """One message as the outbox page and ``mail send --dry-run`` show it."""
-
-    id: int
-    kind: str
-    to: str
-    subject: str
-    status: str
-    status_words: str
-    attempts: int
-    last_error: str
-    created_at: dt.datetime
-    next_attempt_at: dt.datetime
-    sent_at: dt.datetime | None
-    has_html: bool
-
-
-def outbox(*, status: str = "", limit: int = 200) -> list[OutboxRow]:
-    """The latest messages, newest first; ``status`` keeps one status."""
-    rows = OutboxMessage.objects.all()
-    if status:
-        rows = rows.filter(status=status)
-    return [_row(message) for message in rows[:limit]]
-
-
-def waiting_rows(now: dt.datetime | None = None) -> list[OutboxRow]:
-    """What a send would deliver now (the dry run)."""
-    return [_row(message) for message in due(now)]
-
-
-def outbox_counts() -> dict[str, int]:
-    """Messages by status, every status named."""
-    counts = dict.fromkeys(OutboxMessage.Status.values, 0)
-    for row in OutboxMessage.objects.values("status").annotate(n=Count("id")).order_by():
-        counts[row["status"]] = row["n"]
-    return counts
-
-
-def _row(message: OutboxMessage) -> OutboxRow:
-    return OutboxRow(
-        id=message.pk,
-        kind=message.kind,
-        to=message.to,
-        subject=message.subject,
-        status=message.status,
-        status_words=message.get_status_display(),
-        attempts=message.attempts,
-        last_error=message.last_error,
-        created_at=message.created_at,
-        next_attempt_at=message.next_attempt_at,
-        sent_at=message.sent_at,
-        has_html=bool(message.body_html),
-    )
 
 
 @task()

@@ -1,6 +1,6 @@
 """Direct members (issue 11, item 4): a member record linked to his player and to a login,
-the games received for grading for a list, and the mailing of those games before the
-July list and again before the August list (the seeds' help, f).
+and the mailing of his games received for grading before the July list and again before
+the August list (the seeds' help, f). What his pages show is ``lookups.direct_members``.
 
 A member's number, class and e-mail address are private: they appear on his own pages
 and in mail to him, never on a public page.
@@ -9,7 +9,6 @@ and in mail to him, never on a public page.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,15 +16,14 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
 from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.types import Rate
-from ecfgrading.lookups.breakdown import DETAIL_COLUMNS, GameDetail, detail, opponents
-from ecfgrading.lookups.records import Survivors
+from ecfgrading.lookups.direct_members import MemberGames, games_received
+from ecfgrading.lookups.roles import Role, has_role
+from ecfgrading.lookups.versions import is_published
 from ecfgrading.progress import Progress
-from ecfgrading.registry.models import AuditLog, DirectMember, Game, ListVersion, Player
-from ecfgrading.registry.models.choices import NotGradedReason
+from ecfgrading.registry.models import AuditLog, DirectMember, ListVersion
 from ecfgrading.registry.numbering import player_on_record
-from ecfgrading.services.accounts import Role, create_user, has_role
-from ecfgrading.services.errors import Conflict, ErrorKind, NotFound, ServiceError
+from ecfgrading.services.accounts import create_user
+from ecfgrading.services.errors import Conflict, ErrorKind, ServiceError, user_input
 from ecfgrading.services.mail import queue_mail
 
 BEFORE = ("initial", "august")  # the two mailings of a July list (the seeds' help, f)
@@ -103,136 +101,6 @@ def link_account(member: DirectMember, account: Any, *, user: Any = None, actor:
     AuditLog.record("link member account", member, user=user, actor=actor, account=account.pk)
 
 
-def member_of(account: Any) -> DirectMember:
-    """The member record of a signed-in member (NotFound when the login has none)."""
-    member = (
-        DirectMember.objects.filter(user_id=getattr(account, "pk", None))
-        .select_related("player")
-        .first()
-    )
-    if member is None:
-        raise NotFound(
-            "expected a login linked to a direct member's record, got none: ask the grading team"
-        )
-    return member
-
-
-# --- games received for a list ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReceivedGame:
-    """One game as a member's page and mail show it, from his side of the board."""
-
-    date: dt.date
-    event_code: str
-    event_name: str
-    rate: str
-    opponent: str  # 'Surname, Forenames (123456A)', or 'being identified'
-    colour: str  # white, black or ''
-    score: str  # 1, ½ or 0
-    received_at: dt.datetime
-    not_graded: str = ""  # why the game does not count, when it does not (G1)
-
-
-@dataclass(frozen=True)
-class MemberGames:
-    """A member's games received for one list, by rate."""
-
-    list_id: str
-    start: dt.date
-    end: dt.date
-    by_rate: tuple[tuple[str, tuple[ReceivedGame, ...]], ...]
-    published: tuple[str, ...]  # versions of the list already published, e.g. 'initial'
-
-    @property
-    def count(self) -> int:
-        return sum(len(games) for _, games in self.by_rate)
-
-
-def games_received(player: Player, list_id: str) -> MemberGames:
-    """The games on record for the list's latest period (P0) with the player on either
-    side, from every record merged into his (G28), by date as recorded; games of
-    replaced files are left out (a higher submission index replaces them)."""
-    lid = _list(list_id)
-    period = lid.p0()
-    survivors = Survivors()
-    rows = _rows(survivors.records(player.pk), period.start, period.end, survivors.final)
-    names = opponents({d.opponent_of(player.pk) for d, _, _ in rows.values()})
-    by_rate = tuple(
-        (
-            rate.value,
-            tuple(
-                _received(d, at, why, player.pk, names)
-                for d, at, why in rows.values()
-                if d.rate == rate.value
-            ),
-        )
-        for rate in lid.rates()
-    )
-    published = tuple(
-        name
-        for name in (ListVersion.INITIAL, ListVersion.AUGUST)
-        if any(_published(lid, rate, name) for rate in lid.rates())
-    )
-    return MemberGames(str(lid), period.start, period.end, by_rate, published)
-
-
-def _list(list_id: str) -> ListId:
-    try:
-        return ListId.parse(list_id)
-    except ValueError as error:
-        raise MemberError(str(error)) from None
-
-
-def _rows(
-    records: Sequence[int], start: dt.date, end: dt.date, final: Mapping[int, int]
-) -> dict[int, tuple[GameDetail, dt.datetime, str]]:
-    """Game id -> (detail, when its file arrived), one query a side; ``final`` maps a
-    merged record to the player it counts for (G28)."""
-    found: dict[int, tuple[GameDetail, dt.datetime, str]] = {}
-    for side in ("player1_id", "player2_id"):
-        rows = (
-            Game.objects.filter(
-                **{f"{side}__in": records}, game_date__gte=start, game_date__lte=end
-            )
-            .exclude(not_graded_reason="superseded")
-            .values_list(*DETAIL_COLUMNS, "submission__received_at", "not_graded_reason")
-        )
-        for row in rows:
-            found[row[0]] = (detail(row[:-2], final), row[-2], str(row[-1]))
-    ordered = sorted(found.items(), key=lambda item: (item[1][0].date, item[0]))
-    return dict(ordered)
-
-
-def _received(
-    game: GameDetail, received_at: dt.datetime, why: str, player_id: int, names: dict[int, Any]
-) -> ReceivedGame:
-    other = game.opponent_of(player_id)
-    opponent = names.get(other) if other is not None else None
-    score = game.score_of(player_id)
-    return ReceivedGame(
-        date=game.date,
-        event_code=game.event_code,
-        event_name=game.event_name,
-        rate=game.rate,
-        opponent=f"{opponent.name} ({opponent.code})" if opponent else "being identified",
-        colour=game.colour_of(player_id),
-        score={1.0: "1", 0.5: "½", 0.0: "0"}.get(score, str(score)),
-        received_at=received_at,
-        not_graded=NotGradedReason(why).label if why else "",
-    )
-
-
-def _published(lid: ListId, rate: Rate, name: str) -> bool:
-    return ListVersion.objects.filter(
-        grading_list__list_id=str(lid),
-        grading_list__rate=rate.value,
-        name=name,
-        status=ListVersion.Status.PUBLISHED,
-    ).exists()
-
-
 # --- the mailing before a list -----------------------------------------------------------
 
 
@@ -261,6 +129,11 @@ def mailing_key(list_id: str, before: str, number: str) -> str:
     return f"games:{list_id}:{before}:{number}"
 
 
+def _list(list_id: str) -> ListId:
+    with user_input(MemberError):
+        return ListId.parse(list_id)
+
+
 def check_mailing(list_id: str, before: str) -> ListId:
     """The mailing before the initial list goes before it is published; the one before
     the August list after the initial list is and before the August one is (G27)."""
@@ -271,8 +144,8 @@ def check_mailing(list_id: str, before: str) -> ListId:
         )
     if before not in BEFORE:
         raise MemberError(f"expected --before initial or august, got {before!r}")
-    initial = any(_published(lid, rate, ListVersion.INITIAL) for rate in lid.rates())
-    august = any(_published(lid, rate, ListVersion.AUGUST) for rate in lid.rates())
+    initial = any(is_published(lid, rate, ListVersion.INITIAL) for rate in lid.rates())
+    august = any(is_published(lid, rate, ListVersion.AUGUST) for rate in lid.rates())
     if before == "initial" and initial:
         raise MemberError(
             f"expected the {lid} list not yet published, got its initial version published:"
@@ -331,21 +204,3 @@ def _queue_games(member: DirectMember, games: MemberGames, before: str, key: str
         html=render_to_string("backoffice/mail/games_email.html", context),
         key=key,
     )
-
-
-def default_list(today: dt.date) -> str:
-    """The July list a member's page shows first: the one whose latest period holds
-    ``today``'s season, or the next one after the latest published standard list."""
-    season_list = ListId.grading(today, Rate.STANDARD)
-    latest = (
-        ListVersion.objects.filter(
-            status=ListVersion.Status.PUBLISHED, grading_list__rate=Rate.STANDARD.value
-        )
-        .order_by("-grading_list__list_id")
-        .values_list("grading_list__list_id", flat=True)
-        .first()
-    )
-    if latest is None:
-        return str(season_list)
-    after = ListId.parse(latest).next(Rate.STANDARD)
-    return str(min(after, season_list))

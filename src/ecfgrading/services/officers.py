@@ -1,9 +1,9 @@
-"""A grading officer's work in the back office: his events, registering one, checking and
-submitting a results file, and fetching his accepted files back.
+"""A grading officer's work in the back office: registering an event, checking and
+submitting a results file, and the report mailed back.
 
-An officer sees and submits only for the events he registered or was assigned
-(``Event.grading_officer``); the grading team sees every event. Another officer's event is
-"not found", so that guessed ids tell nothing.
+An officer submits only for the events he registered or was assigned
+(``Event.grading_officer``, ``lookups.officer_events.events_of``); the grading team for
+every event. His events and accepted files as shown are ``lookups.officer_events``.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Q
 
 from ecfgrading.engine.rateplay import TimeControlInput, rate_of_play
 from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.problems import Problem
-from ecfgrading.registry.models import Event, Submission
-from ecfgrading.services.accounts import Role, has_role
-from ecfgrading.services.errors import NotFound, ServiceError
+from ecfgrading.lookups.officer_events import events_of
+from ecfgrading.lookups.roles import Role, has_role
+from ecfgrading.registry.models import Event
+from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.events import EventError, register_event
 from ecfgrading.services.mail import queue_mail
 from ecfgrading.services.results.import_report import ImportReport
@@ -77,61 +77,6 @@ def rate_for(control: TimeControlInput) -> RateShown:
     return RateShown(found.value, f"{found.value} (G2: {total:g} minutes each): {engine}", total)
 
 
-@dataclass(frozen=True)
-class OfficerEvent:
-    """One line of an officer's dashboard."""
-
-    id: int
-    code: str
-    name: str
-    kind: str
-    rate: str
-    start: dt.date
-    end: dt.date
-    deadline: dt.date | None
-    status: str
-    overdue: bool
-    accepted_submission: int | None
-
-
-def _mine(user: Any) -> Q:
-    """The events a user may see: all for the grading team, his own for an officer."""
-    if has_role(user, Role.TEAM):
-        return Q()
-    if has_role(user, Role.OFFICER):
-        return Q(grading_officer=user)
-    return Q(pk__in=[])
-
-
-def officer_events(user: Any, *, today: dt.date) -> list[OfficerEvent]:
-    """The user's events, latest first, with status, deadline and the accepted file."""
-    rows = (
-        Event.objects.filter(_mine(user))
-        .annotate(accepted=Max("submissions__id", filter=Q(submissions__status="accepted")))
-        .order_by("-end_date", "code")
-    )
-    return [
-        OfficerEvent(
-            id=e.id,
-            code=e.code,
-            name=e.name,
-            kind=e.get_kind_display(),
-            rate=e.rate,
-            start=e.start_date,
-            end=e.end_date,
-            deadline=e.results_deadline,
-            status=e.get_status_display(),
-            overdue=(
-                e.status == Event.Status.REGISTERED
-                and e.results_deadline is not None
-                and e.results_deadline < today
-            ),
-            accepted_submission=e.accepted,
-        )
-        for e in rows
-    ]
-
-
 def register_officer_event(
     user: Any,
     *,
@@ -170,7 +115,7 @@ def _own_codes(user: Any) -> set[str] | None:
     """The event codes the user may submit for; None for the grading team (any)."""
     if has_role(user, Role.TEAM):
         return None
-    mine = Event.objects.filter(_mine(user)).values_list("code", flat=True)
+    mine = Event.objects.filter(events_of(user)).values_list("code", flat=True)
     return {code.upper() for code in mine}
 
 
@@ -265,34 +210,6 @@ def submit_upload(user: Any, filename: str, data: bytes, event_code: str = "") -
         reject(submission, owned)
         return ImportResult(submission.id, False, owned)
     return import_results(data, filename=filename, sender=sender, user=user, event_code=event_code)
-
-
-def upload_events(user: Any, *, limit: int = 300) -> list[tuple[str, str]]:
-    """(code, "code name") of the events a TRF may be sent for: the officer's own, or
-    for the grading team the latest ``limit``; latest first."""
-    rows = Event.objects.filter(_mine(user)).order_by("-end_date", "code")[:limit]
-    return [(e.code, f"{e.code} {e.name}") for e in rows]
-
-
-@dataclass(frozen=True)
-class ResultsDownload:
-    filename: str
-    data: bytes
-
-
-def accepted_file(user: Any, event_id: int) -> ResultsDownload:
-    """The accepted results file of one of the user's events, byte for byte."""
-    event = Event.objects.filter(_mine(user), pk=event_id).first()
-    if event is None:
-        raise NotFound(f"expected one of your events, got event {event_id}")
-    submission = (
-        Submission.objects.filter(event=event, status=Submission.Status.ACCEPTED)
-        .order_by("-id")
-        .first()
-    )
-    if submission is None:
-        raise NotFound(f"expected accepted results for {event.code}, got none yet")
-    return ResultsDownload(f"{event.code}.txt", bytes(submission.raw))
 
 
 class Mailed(enum.StrEnum):

@@ -1,5 +1,5 @@
 """The back office's roles as auth groups: permissions are checked by group membership in
-services.accounts, so the groups carry no model permissions."""
+lookups.roles, so the groups carry no model permissions."""
 
 from django.db import migrations
 

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ecfgrading.backoffice.errors import office_view
-from ecfgrading.services.accounts import Role, roles_of
+from ecfgrading.lookups.roles import Role, roles_of
 
 
 @office_view(Role.TEAM, Role.OFFICER, Role.MEMBER)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 from ecfgrading.backoffice.errors import office_view
 from ecfgrading.lookups.audit import AuditFilter, audit_entries
 from ecfgrading.lookups.paging import page_number
-from ecfgrading.services.accounts import Role
+from ecfgrading.lookups.roles import Role
 
 
 @require_GET

@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ecfgrading.backoffice.errors import office_view, refused
 from ecfgrading.backoffice.forms_members import GamesMailingForm
+from ecfgrading.lookups import outbox as on_record
+from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import OutboxMessage
 from ecfgrading.services import mail, mail_tasks, members
-from ecfgrading.services.accounts import Role
 from ecfgrading.services.errors import ServiceError
 
 
@@ -25,8 +26,8 @@ def outbox(request: HttpRequest) -> HttpResponse:
     if status not in OutboxMessage.Status.values:
         status = ""
     context = {
-        "rows": mail.outbox(status=status),
-        "counts": mail.outbox_counts(),
+        "rows": on_record.outbox(status=status),
+        "counts": on_record.outbox_counts(),
         "status": status,
         "statuses": OutboxMessage.Status.choices,
         "pending_runs": mail_tasks.pending_runs(),
@@ -39,7 +40,7 @@ def outbox(request: HttpRequest) -> HttpResponse:
 @office_view(Role.TEAM)
 def preview(request: HttpRequest) -> HttpResponse:
     """The dry run: what a send would deliver now, sending nothing."""
-    return render(request, "backoffice/mail/preview.html", {"rows": mail.waiting_rows()})
+    return render(request, "backoffice/mail/preview.html", {"rows": on_record.waiting_rows()})
 
 
 @require_POST

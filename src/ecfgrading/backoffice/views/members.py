@@ -1,6 +1,6 @@
 """Direct members' pages (his games received for grading, his results from abroad) and
 the grading team's review of results from abroad. A member sees only his own: every
-member page starts from the record linked to his login (services.members.member_of)."""
+member page starts from the record linked to his login (lookups.direct_members.member_of)."""
 
 from __future__ import annotations
 
@@ -18,15 +18,17 @@ from ecfgrading.backoffice.forms_members import (
     RejectForm,
     abroad_event,
 )
-from ecfgrading.services import abroad, members
-from ecfgrading.services.accounts import Role
+from ecfgrading.lookups import direct_members, results_abroad
+from ecfgrading.lookups.roles import Role
+from ecfgrading.registry.models import DirectMember
+from ecfgrading.services import abroad
 from ecfgrading.services.errors import ServiceError
 
 
-def _member_or_page(request: HttpRequest) -> members.DirectMember | HttpResponse:
+def _member_or_page(request: HttpRequest) -> DirectMember | HttpResponse:
     """The signed-in member's record, or the page telling him it is not linked yet."""
     try:
-        return members.member_of(request.user)
+        return direct_members.member_of(request.user)
     except ServiceError as error:
         return refused(request, "backoffice/members/unlinked.html", {}, error)
 
@@ -38,16 +40,18 @@ def member_home(request: HttpRequest) -> HttpResponse:
     member = _member_or_page(request)
     if isinstance(member, HttpResponse):
         return member
-    list_id = request.GET.get("list", "").strip() or members.default_list(timezone.localdate())
+    list_id = request.GET.get("list", "").strip() or direct_members.default_list(
+        timezone.localdate()
+    )
     try:
-        games = members.games_received(member.player, list_id)
+        games = direct_members.games_received(member.player, list_id)
     except ServiceError as error:  # a list asked for by hand: his page without it
         return refused_back(request, error, reverse("backoffice:member_home"))
     context = {
         "member": member,
         "player": member.player,
         "games": games,
-        "abroad": abroad.members_results(member),
+        "abroad": results_abroad.members_results(member),
     }
     return render(request, "backoffice/members/home.html", context)
 
@@ -85,9 +89,9 @@ def member_abroad(request: HttpRequest) -> HttpResponse:
 def abroad_list(request: HttpRequest) -> HttpResponse:
     """Results from abroad waiting for a decision, and the latest decided."""
     context = {
-        "pending": abroad.results_for_team(),
-        "accepted": abroad.results_for_team(status="accepted")[-20:],
-        "rejected": abroad.results_for_team(status="rejected")[-20:],
+        "pending": results_abroad.results_for_team(),
+        "accepted": results_abroad.results_for_team(status="accepted")[-20:],
+        "rejected": results_abroad.results_for_team(status="rejected")[-20:],
     }
     return render(request, "backoffice/members/abroad_list.html", context)
 

@@ -1,6 +1,6 @@
 """A grading officer's pages: his events, registering one, upload-check-submit, and his
-accepted files back. Every view calls services.officers, which keeps each officer to his
-own events."""
+accepted files back. Every view reads lookups.officer_events or calls services.officers,
+both of which keep each officer to his own events."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ecfgrading.backoffice.errors import office_view, refused
 from ecfgrading.backoffice.forms import EventForm, SubmitForm, UploadForm, time_control_from
+from ecfgrading.lookups.officer_events import accepted_file, officer_events, upload_events
+from ecfgrading.lookups.roles import Role
 from ecfgrading.services import officers
-from ecfgrading.services.accounts import Role
 from ecfgrading.services.errors import ServiceError
 
 OFFICE = (Role.TEAM, Role.OFFICER)
@@ -27,7 +28,7 @@ UPLOAD = "backoffice/officers/upload.html"
 @office_view(*OFFICE)
 def events(request: HttpRequest) -> HttpResponse:
     """The officer's events with status and deadline; overdue ones marked in words."""
-    rows = officers.officer_events(request.user, today=timezone.localdate())
+    rows = officer_events(request.user, today=timezone.localdate())
     return render(request, "backoffice/officers/events.html", {"events": rows})
 
 
@@ -71,7 +72,7 @@ def rate(request: HttpRequest) -> JsonResponse:
 def upload(request: HttpRequest) -> HttpResponse:
     """Upload a file (a results file, or a FIDE TRF for a chosen event) and see its
     check report; nothing is stored yet."""
-    events = officers.upload_events(request.user)
+    events = upload_events(request.user)
     form = UploadForm(request.POST or None, request.FILES or None, events=events)
     if request.method != "POST" or not form.is_valid():
         return render(request, UPLOAD, {"form": form})
@@ -100,7 +101,7 @@ def submit(request: HttpRequest) -> HttpResponse:
         filename, code = form.cleaned_data["filename"], form.cleaned_data["event"]
         outcome = officers.submit_upload(request.user, filename, data, code)
     except ServiceError as error:
-        form = UploadForm(events=officers.upload_events(request.user))
+        form = UploadForm(events=upload_events(request.user))
         return refused(request, UPLOAD, {"form": form}, error)
     mailed = officers.mail_report(request.user, outcome.report)
     context = {
@@ -117,7 +118,7 @@ def submit(request: HttpRequest) -> HttpResponse:
 @office_view(*OFFICE)
 def download(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event's accepted results file, byte for byte."""
-    found = officers.accepted_file(request.user, event_id)
+    found = accepted_file(request.user, event_id)
     response = HttpResponse(found.data, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{found.filename}"'
     return response

@@ -5,8 +5,8 @@ Public surface (the CLI, the web upload and the back office call these):
 
 - ``check_results(files)`` -> an ImportReport per file, writing nothing
 - ``import_files(files, sender=, user=, progress=)`` / ``import_results(data, filename=)``
-- ``open_cases()`` / ``open_case_list()`` and ``resolve(case_id, code= | create=True)``:
-  the queue
+- ``resolve(case_id, code= | create=True)``: the queue's decision (the queue as listed
+  is ``lookups.identification``)
 """
 
 from ecfgrading.services.results.import_report import ImportReport
@@ -17,17 +17,14 @@ from ecfgrading.services.results.ingest import (
     import_files,
     import_results,
 )
-from ecfgrading.services.results.queue import OpenCase, open_case_list, open_cases, resolve
+from ecfgrading.services.results.queue import resolve
 
 __all__ = [
     "ImportReport",
     "ImportResult",
-    "OpenCase",
     "ResultsImporter",
     "check_results",
     "import_files",
     "import_results",
-    "open_case_list",
-    "open_cases",
     "resolve",
 ]

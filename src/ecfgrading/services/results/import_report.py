@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ecfgrading.formats.problems import Problem
+from ecfgrading.lookups.identification import Candidate
 
 
 @dataclass(frozen=True)
@@ -20,14 +21,6 @@ class NewPlayer:
     name: str
     code: str
     code_given: bool  # the file gave a well-formed code not yet on record
-
-
-@dataclass(frozen=True)
-class Candidate:
-    player_id: int
-    code: str
-    name: str
-    score: int
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,12 @@
-"""The pending-identification queue: doubtful players wait here until a person decides."""
+"""The pending-identification queue's decision: link a doubtful player to one on record,
+or put him on record as new. The queue as listed is ``lookups.identification``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode
@@ -18,65 +17,11 @@ from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import from_case, normalise
-from ecfgrading.services.results.import_report import Candidate
 from ecfgrading.services.results.registry_cache import RegistryCache
 
 
 class PendingError(ServiceError):
     """A decision that cannot be carried out (unknown case or player, already decided)."""
-
-
-def open_cases() -> QuerySet[PendingIdentification]:
-    """Open cases with the number of games waiting on each, oldest first."""
-    return (
-        PendingIdentification.objects.filter(status=PendingIdentification.Status.OPEN)
-        .select_related("submission")
-        .annotate(
-            games=Count("games_as_player1", distinct=True)
-            + Count("games_as_player2", distinct=True)
-        )
-        .order_by("submission__received_at", "pin")
-    )
-
-
-@dataclass(frozen=True)
-class OpenCase:
-    """An open case as the person deciding it sees it."""
-
-    id: int
-    name: str  # as the file gave it
-    pin: int
-    club: str  # the club name, else code, the file gave ("" for none)
-    source: str  # the file it came in (its name, else the submission number)
-    games: int  # games waiting on the decision
-    candidates: tuple[Candidate, ...]  # as the matcher ranked them
-
-
-def open_case_list() -> list[OpenCase]:
-    """Open cases, oldest first, with their candidates' codes and names."""
-    cases = list(open_cases())
-    ids = {c["player_id"] for case in cases for c in case.candidates}
-    known = {p.id: p for p in Player.objects.filter(id__in=ids)}
-    return [_open_case_view(case, known) for case in cases]
-
-
-def _open_case_view(case: PendingIdentification, known: dict[int, Player]) -> OpenCase:
-    return OpenCase(
-        id=case.id,
-        name=case.name,
-        pin=case.pin,
-        club=case.club_name or case.club_code,
-        source=case.submission.filename or f"submission {case.submission_id}",
-        games=case.games,  # type: ignore[attr-defined]  # annotated by open_cases
-        candidates=tuple(_candidates(case.candidates, known)),
-    )
-
-
-def _candidates(rows: Iterable[dict[str, Any]], known: dict[int, Player]) -> Iterable[Candidate]:
-    for row in rows:
-        player = known.get(row["player_id"])
-        code, name = (player.ref, player.name) if player else ("?", "no longer on record")
-        yield Candidate(row["player_id"], code, name, row["score"])
 
 
 def resolve(

@@ -19,6 +19,7 @@ from ecfgrading.formats.results_model import (
     PlayerEntry,
     ResultsFile,
 )
+from ecfgrading.lookups.identification import Candidate
 from ecfgrading.matching.identify import Decision, DecisionKind, PlayerRecord
 from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
@@ -36,7 +37,6 @@ from ecfgrading.services.audit import EVENT_FIELDS, changed, snapshot
 from ecfgrading.services.changes import Mark, note_changed
 from ecfgrading.services.people import PlayerDetails, width
 from ecfgrading.services.results.import_report import (
-    Candidate,
     ImportReport,
     NewPlayer,
     WaitingPlayer,

@@ -1,10 +1,10 @@
-"""Starting grades assigned by the grading team (G6), in the back office: the latest
-assignments, and a FIDE rating's conversion (G29, G30) shown before it is saved."""
+"""Starting grades assigned by the grading team (G6), in the back office: a FIDE rating's
+conversion (G29, G30) shown before it is saved, and the save. The latest assignments as
+listed are ``lookups.assignments``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from ecfgrading.engine import Rate
@@ -16,20 +16,6 @@ from ecfgrading.services.grading.assignments import (
     check_assignment,
     fide_formula,
 )
-
-SHOWN = 100  # the latest ones; older assignments are in the audit log
-
-
-@dataclass(frozen=True)
-class AssignmentRow:
-    code: str
-    name: str
-    rate: str
-    grade: float
-    reason: str
-    valid_from: str
-    by: str
-    at: datetime
 
 
 @dataclass(frozen=True)
@@ -53,25 +39,6 @@ class Proposed:
             f"{self.name} ({self.code}) is given {start} from list {self.valid_from}: "
             f"FIDE {self.fide} converted by G29, {fide_formula(self.fide)} (G30)."
         )
-
-
-def latest(limit: int = SHOWN) -> list[AssignmentRow]:
-    rows = StartingGradeAssignment.objects.select_related("player", "created_by").order_by(
-        "-created_at", "-id"
-    )[:limit]
-    return [
-        AssignmentRow(
-            a.player.ref,
-            a.player.name,
-            a.rate,
-            a.grade,
-            a.reason,
-            a.valid_from,
-            a.created_by.get_username() if a.created_by else "",
-            a.created_at,
-        )
-        for a in rows
-    ]
 
 
 def propose(
@@ -113,9 +80,7 @@ def assign(proposed: Proposed, *, user: Any) -> StartingGradeAssignment:
 __all__ = [
     "FIDE_RATINGS",
     "AssignmentError",
-    "AssignmentRow",
     "Proposed",
     "assign",
     "fide_formula",
-    "latest",
 ]

@@ -1,72 +1,18 @@
-"""The chase list: events whose results are overdue (grading help: checking, item a),
-each with its officer and its last chase, and the chase itself: an e-mail to the
-officer, kept as a ``ChaseRecord``."""
+"""Chasing an overdue event (grading help: checking, item a): an e-mail to its officer,
+kept as a ``ChaseRecord``. The chase list is ``lookups.chases``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Max
 
+from ecfgrading.lookups.chases import officer_address
 from ecfgrading.lookups.reports import OverdueEvent, events_overdue
 from ecfgrading.registry.models import AuditLog, ChaseRecord, Event
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.mail import queue_mail
-
-RECORDS_SHOWN = 50
-
-
-@dataclass(frozen=True)
-class ChaseRow:
-    """An overdue event as the chase list shows it."""
-
-    id: int
-    overdue: OverdueEvent
-    address: bool  # whether the officer has an e-mail address to chase
-    chases: int
-    last_chase: datetime | None
-
-
-@dataclass(frozen=True)
-class ChaseLine:
-    """One chase on record."""
-
-    event: str
-    event_name: str
-    at: datetime
-    by: str
-    to: str
-    mail_status: str
-
-
-def chase_list(today: date) -> list[ChaseRow]:
-    """Overdue events, oldest deadline first, with the chases made so far."""
-    overdue = events_overdue(today).events
-    found = (
-        Event.objects.filter(code__in=[e.code for e in overdue])
-        .select_related("grading_officer")
-        .annotate(chases_made=Count("chases"), last_chase=Max("chases__chased_at"))
-    )
-    events = {e.code: e for e in found}
-    return [_row(events[e.code], e) for e in overdue]
-
-
-def chases(limit: int = RECORDS_SHOWN) -> list[ChaseLine]:
-    rows = ChaseRecord.objects.select_related("event", "chased_by", "message")[:limit]
-    return [
-        ChaseLine(
-            r.event.code,
-            r.event.name,
-            r.chased_at,
-            r.chased_by.get_username() if r.chased_by else "",
-            r.message.to if r.message else "",
-            r.message.get_status_display() if r.message else "not mailed",
-        )
-        for r in rows
-    ]
 
 
 def chase(event_id: int, *, today: date, user: Any) -> ChaseRecord:
@@ -78,7 +24,7 @@ def chase(event_id: int, *, today: date, user: Any) -> ChaseRecord:
     late = overdue.get(event.code)
     if late is None:
         raise Conflict(f"{event.code} is not overdue on {today:%-d %B %Y}: nothing to chase")
-    address = _address(event)
+    address = officer_address(event)
     if not address:
         raise Conflict(f"{event.code}'s officer has no e-mail address: chase him another way")
     with transaction.atomic():
@@ -100,18 +46,3 @@ def _reminder(late: OverdueEvent) -> tuple[str, str]:
         "The grading team\n"
     )
     return subject, text
-
-
-def _address(event: Event) -> str:
-    officer = event.grading_officer
-    return officer.email if officer is not None and officer.email else ""
-
-
-def _row(event: Event, late: OverdueEvent) -> ChaseRow:
-    return ChaseRow(
-        event.id,
-        late,
-        bool(_address(event)),
-        event.chases_made,  # type: ignore[attr-defined]  # annotated above
-        event.last_chase,  # type: ignore[attr-defined]
-    )

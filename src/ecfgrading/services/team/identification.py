@@ -1,5 +1,6 @@
-"""The identification queue in the back office: each open case beside its candidates,
-and the three decisions (link, create, merge), each previewed before it is made.
+"""The identification queue's three decisions in the back office (link, create, merge),
+each previewed before it is made; the queue and a case as shown are
+``lookups.identification``.
 
 The decisions themselves are the queue's and the merge's (services.results.queue,
 services.merge.merge_players, which the CLI calls too): they audit them, and the merge
@@ -10,58 +11,17 @@ under two codes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from django.db.models import Q
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode
-from ecfgrading.engine.types import ResultCode
-from ecfgrading.lookups.profiles import Profile, profiles
+from ecfgrading.lookups.identification import case_on_record, source, waiting
 from ecfgrading.registry.models import Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import player_on_record, resolve_code
 from ecfgrading.services.errors import ErrorKind
 from ecfgrading.services.merge import MergeError
-from ecfgrading.services.results.queue import OpenCase, PendingError, open_case_list, resolve
-
-
-class CaseNotFound(PendingError):
-    """No identification case has that number."""
-
-    kind = ErrorKind.NOT_FOUND
-
-
-@dataclass(frozen=True)
-class WaitingGame:
-    """A game held back until the case is decided (the case's player as "he")."""
-
-    date: date
-    event: str
-    opponent: str
-    score: str  # his score: 1, ½ or 0
-
-
-@dataclass(frozen=True)
-class CaseDetail:
-    """A case as its file gave the player, and the candidates the matcher proposed."""
-
-    id: int
-    status: str
-    name: str
-    pin: int
-    code_text: str  # the grading code the file gave, if any
-    club: str
-    sex: str
-    born: int | None
-    fide_no: str
-    source: str
-    games: tuple[WaitingGame, ...]
-    candidates: tuple[Profile, ...]
-    scores: dict[int, int]  # candidate id -> the matcher's score
-
-    @property
-    def is_open(self) -> bool:
-        return self.status == PendingIdentification.Status.OPEN
+from ecfgrading.services.results.queue import PendingError, resolve
 
 
 @dataclass(frozen=True)
@@ -72,37 +32,11 @@ class Preview:
     lines: tuple[str, ...]
 
 
-def queue() -> list[OpenCase]:
-    """Open cases, oldest first, with their candidates (the queue's own view)."""
-    return open_case_list()
-
-
-def case_detail(case_id: int, *, today: date) -> CaseDetail:
-    """One case with its waiting games and its candidates' clubs, games and grades."""
-    case = _case(case_id)
-    scores = {int(c["player_id"]): int(c["score"]) for c in case.candidates}
-    return CaseDetail(
-        id=case.id,
-        status=case.status,
-        name=case.name,
-        pin=case.pin,
-        code_text=case.code_text,
-        club=case.club_name or case.club_code,
-        sex=case.sex,
-        born=case.date_of_birth.year if case.date_of_birth else None,
-        fide_no=case.fide_no,
-        source=case.submission.filename or f"submission {case.submission_id}",
-        games=tuple(_waiting_games(case)),
-        candidates=tuple(profiles(list(scores), today=today)),
-        scores=scores,
-    )
-
-
 def preview_link(case_id: int, code: str) -> Preview:
     case, player = _open(case_id), player_on_record(code, PendingError)
     games = _waiting(case)
     lines = [
-        f"The {_games(games)} waiting for {case.name} (pin {case.pin} of {_source(case)}) "
+        f"The {_games(games)} waiting for {case.name} (pin {case.pin} of {source(case)}) "
         f"are given to {player.name} ({player.ref}).",
         *_club_line(case, player.name),
         "The case is closed as linked; the next grading run counts the games.",
@@ -153,15 +87,8 @@ def create(case_id: int, *, user: Any) -> Player:
     return resolve(case_id, create=True, user=user)
 
 
-def _case(case_id: int) -> PendingIdentification:
-    case = PendingIdentification.objects.select_related("submission").filter(id=case_id).first()
-    if case is None:
-        raise CaseNotFound(f"expected the number of an identification case, got {case_id}")
-    return case
-
-
 def _open(case_id: int) -> PendingIdentification:
-    case = _case(case_id)
+    case = case_on_record(case_id)
     if case.status != PendingIdentification.Status.OPEN:
         raise PendingError(
             f"case {case_id} was already decided ({case.status})", kind=ErrorKind.CONFLICT
@@ -170,38 +97,11 @@ def _open(case_id: int) -> PendingIdentification:
 
 
 def _waiting(case: PendingIdentification) -> int:
-    return Game.objects.filter(Q(pending1=case) | Q(pending2=case)).count()
-
-
-def _waiting_games(case: PendingIdentification) -> list[WaitingGame]:
-    rows = (
-        Game.objects.filter(Q(pending1=case) | Q(pending2=case))
-        .select_related("event", "player1", "player2", "pending1", "pending2")
-        .order_by("game_date", "sequence")
-    )
-    return [_waiting_game(case, game) for game in rows]
-
-
-def _waiting_game(case: PendingIdentification, game: Game) -> WaitingGame:
-    first = game.pending1_id == case.id
-    other = game.player2 if first else game.player1
-    waiting = game.pending2 if first else game.pending1
-    opponent = str(other.name) if other else f"{waiting.name} (also waiting)" if waiting else "?"
-    score1 = ResultCode.from_text(game.result).score1  # G1: from the side of PIN1
-    own = score1 if first else 1.0 - score1
-    return WaitingGame(game.game_date, game.event.code, opponent, _score(own))
-
-
-def _score(value: float) -> str:
-    return "½" if value == 0.5 else f"{value:g}"
+    return Game.objects.filter(waiting(case)).count()
 
 
 def _games(n: int) -> str:
     return f"{n} game{'s' if n != 1 else ''}"
-
-
-def _source(case: PendingIdentification) -> str:
-    return case.submission.filename or f"submission {case.submission_id}"
 
 
 def _club_line(case: PendingIdentification, name: str) -> list[str]:

@@ -1,33 +1,18 @@
-"""A player's page for the grading team, and ending a club membership by hand: the
-seeds' lingering lapsed club, which the team may end before it lapses (C2)."""
+"""Ending a club membership by hand: the seeds' lingering lapsed club, which the team may
+end before it lapses (C2). The player's page is ``lookups.profiles.team_player``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from django.db import transaction
 
-from ecfgrading.lookups.profiles import Profile, profiles
 from ecfgrading.registry.models import AuditLog, ClubMembership
 from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
-
-
-@dataclass(frozen=True)
-class TeamPlayer:
-    profile: Profile
-    asked_for: str  # the code in the URL, perhaps merged into this player
-
-
-def team_player(code: str, *, today: date) -> TeamPlayer:
-    """The surviving player holding ``code`` (a merged code leads to its survivor)."""
-    player = player_on_record(code)
-    (profile,) = profiles([player.id], today=today)
-    return TeamPlayer(profile, code.strip().upper())
 
 
 def end_membership(code: str, membership_id: int, *, on: date, user: Any) -> ClubMembership:

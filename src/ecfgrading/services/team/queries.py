@@ -2,44 +2,31 @@
 assign, answer, resolve or decline (issue 11, item 3).
 
 The sender follows the same ``Feedback`` row at /feedback/<ref>/, so a change here is
-what he sees; his e-mail address, private, is used only to tell him of an answer.
+what he sees; his e-mail address, private, is used only to tell him of an answer. The
+queries as the team lists them are ``lookups.queries``.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
 from html import escape
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from ecfgrading.lookups.queries import CLOSED, team_members
 from ecfgrading.registry.models import Amendment, AuditLog, Feedback
-from ecfgrading.services.accounts import Role
 from ecfgrading.services.amendments import record_amendment
 from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.mail import queue_mail
 
 Status = Feedback.Status
-CLOSED = (Status.RESOLVED, Status.DECLINED)
 
 
 class QueryError(ServiceError):
     """A decision on a query that cannot be made as asked."""
-
-
-@dataclass(frozen=True)
-class QueryRow:
-    ref: str
-    kind: str  # its label
-    status: str
-    status_label: str
-    player: str  # "Smith, John (123456A)" or the code as typed
-    submitted_at: datetime
-    assigned_to: str
 
 
 @dataclass(frozen=True)
@@ -56,35 +43,6 @@ class Answered:
     status: str
     mailed: bool
     amendment: Amendment | None
-
-
-def queries(status: str = "") -> list[QueryRow]:
-    """Reports by status (all when ``status`` is empty), newest first."""
-    found = Feedback.objects.select_related("player", "assigned_to")
-    if status:
-        if status not in Status.values:
-            known = ", ".join(Status.values)
-            raise QueryError(f"expected a status among {known}, got {status!r}")
-        found = found.filter(status=status)
-    return [_row(f) for f in found.order_by("-submitted_at", "-id")]
-
-
-def query(ref: str) -> Feedback:
-    """One report with everything the team needs, private details included."""
-    found = (
-        Feedback.objects.select_related("player", "assigned_to")
-        .filter(ref=ref.strip().upper())
-        .first()
-    )
-    if found is None:
-        raise NotFound(f"expected the reference of a query, got {ref!r}")
-    return found
-
-
-def team_members() -> list[Any]:
-    """The accounts a query can be assigned to: active members of the grading team."""
-    users = get_user_model().objects.filter(groups__name=Role.TEAM.value, is_active=True)
-    return list(users.order_by("username"))
 
 
 def assign(ref: str, member_id: int | None, *, user: Any) -> Feedback:
@@ -197,20 +155,3 @@ def _member(member_id: int | None) -> Any:
     if found is None:
         raise QueryError(f"expected a member of the grading team, got account {member_id}")
     return found
-
-
-def _row(feedback: Feedback) -> QueryRow:
-    player = (
-        f"{feedback.player.name} ({feedback.player.ref})"
-        if feedback.player
-        else feedback.player_code
-    )
-    return QueryRow(
-        feedback.ref,
-        str(feedback.get_kind_display()),
-        feedback.status,
-        str(feedback.get_status_display()),
-        player,
-        feedback.submitted_at,
-        feedback.assigned_to.get_username() if feedback.assigned_to else "",
-    )

@@ -22,12 +22,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 from django_ratelimit.core import get_usage
 
+from ecfgrading.lookups.queries import feedback_status
 from ecfgrading.services.feedback import (
     KINDS,
     MAX_LENGTHS,
     FeedbackError,
     NewFeedback,
-    feedback_status,
     submit_feedback,
 )
 from ecfgrading.web.render import respond

@@ -4,6 +4,6 @@ services.team, and leaves a refusal to backoffice.errors."""
 from __future__ import annotations
 
 from ecfgrading.backoffice.errors import office_view
-from ecfgrading.services.accounts import Role
+from ecfgrading.lookups.roles import Role
 
 team_only = office_view(Role.TEAM)

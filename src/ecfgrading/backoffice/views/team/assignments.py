@@ -11,6 +11,7 @@ from ecfgrading.backoffice.errors import refused
 from ecfgrading.backoffice.forms_team import AssignmentForm
 from ecfgrading.backoffice.views.team import team_only
 from ecfgrading.engine import Rate
+from ecfgrading.lookups.assignments import latest
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.team import assignments
 
@@ -22,7 +23,7 @@ def index(request: HttpRequest) -> HttpResponse:
     form = AssignmentForm(request.POST or None)
     context: dict[str, object] = {
         "form": form,
-        "rows": assignments.latest(),
+        "rows": latest(),
         "fide_formula": assignments.fide_formula(),
     }
     if request.method == "POST" and form.is_valid():

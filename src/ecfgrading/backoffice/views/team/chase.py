@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ecfgrading.backoffice.errors import refused_back
 from ecfgrading.backoffice.views.team import team_only
+from ecfgrading.lookups.chases import chase_list, chases
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.team import chasing
 
@@ -19,7 +20,7 @@ from ecfgrading.services.team import chasing
 @team_only
 def index(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
-    context = {"rows": chasing.chase_list(today), "chases": chasing.chases(), "today": today}
+    context = {"rows": chase_list(today), "chases": chases(), "today": today}
     return render(request, "backoffice/team/chase.html", context)
 
 

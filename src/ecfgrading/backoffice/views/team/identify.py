@@ -12,6 +12,8 @@ from django.views.decorators.http import require_GET, require_POST
 from ecfgrading.backoffice.errors import refused
 from ecfgrading.backoffice.forms_team import LinkForm, MergeForm
 from ecfgrading.backoffice.views.team import team_only
+from ecfgrading.lookups.identification import case_detail, open_case_list
+from ecfgrading.lookups.profiles import Profile
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.team import identification
@@ -23,7 +25,7 @@ _NO_ACTION = "expected an action: link or new"
 @require_GET
 @team_only
 def queue(request: HttpRequest) -> HttpResponse:
-    return render(request, _T + "identify.html", {"cases": identification.queue()})
+    return render(request, _T + "identify.html", {"cases": open_case_list()})
 
 
 @require_GET
@@ -97,11 +99,11 @@ def merge(request: HttpRequest) -> HttpResponse:
 
 def _case_context(case_id: int) -> dict[str, object]:
     """The case page's context (a case not on record raises CaseNotFound: a 404)."""
-    detail = identification.case_detail(case_id, today=timezone.localdate())
+    detail = case_detail(case_id, today=timezone.localdate())
     return {"case": detail, "link": LinkForm(), "merge_pairs": _pairs(detail.candidates)}
 
 
-def _pairs(candidates: tuple[identification.Profile, ...]) -> list[tuple[str, str]]:
+def _pairs(candidates: tuple[Profile, ...]) -> list[tuple[str, str]]:
     """Pairs of candidates that may be one person: (absorbed, into) codes."""
     codes = [c.code for c in candidates if not c.merged_into]
     return [(a, b) for a in codes for b in codes if a != b][:6]

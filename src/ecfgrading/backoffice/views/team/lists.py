@@ -15,6 +15,7 @@ from ecfgrading.backoffice.errors import refused
 from ecfgrading.backoffice.forms_team import ComputeForm
 from ecfgrading.backoffice.views.team import team_only
 from ecfgrading.engine import Rate
+from ecfgrading.lookups import drafts
 from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.team import publishing
 
@@ -24,10 +25,10 @@ _T = "backoffice/team/"
 @team_only
 def index(request: HttpRequest) -> HttpResponse:
     """The recent versions and the compute form (the latest list's next version)."""
-    chosen = publishing.default_choice(timezone.localdate())
+    chosen = drafts.default_choice(timezone.localdate())
     initial = {"list_id": chosen.list_id, "rate": chosen.rate, "version": chosen.version}
     form = ComputeForm(request.POST or None, initial=initial)
-    context: dict[str, object] = {"form": form, "versions": publishing.recent_versions()}
+    context: dict[str, object] = {"form": form, "versions": drafts.recent_versions()}
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -69,10 +70,10 @@ def publish(request: HttpRequest, list_id: str, rate: str, version: str) -> Http
     return render(request, _T + "publish.html", {"page": page})
 
 
-def _page(list_id: str, rate: str, version: str) -> publishing.DraftPage:
+def _page(list_id: str, rate: str, version: str) -> drafts.DraftPage:
     if rate not in {r.value for r in Rate}:
         raise NotFound(f"expected a rate standard or rapid, got {rate!r}")
-    return publishing.draft_page(list_id, Rate(rate), version, today=timezone.localdate())
+    return drafts.draft_page(list_id, Rate(rate), version, today=timezone.localdate())
 
 
 def _draft_url(list_id: str, rate: str, version: str) -> str:

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from ecfgrading.backoffice.errors import refused, refused_back
 from ecfgrading.backoffice.views.team import team_only
+from ecfgrading.lookups.profiles import TeamPlayer, team_player
 from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.team import memberships
 
@@ -22,7 +23,7 @@ def lookup(request: HttpRequest) -> HttpResponse:
     code = request.GET.get("code", "").strip()
     if code:
         try:
-            found = memberships.team_player(code, today=timezone.localdate())
+            found = team_player(code, today=timezone.localdate())
         except ServiceError as error:
             return refused(request, "backoffice/team/players.html", {"code": code}, error)
         return redirect("backoffice:team_player", code=found.profile.code)
@@ -55,9 +56,9 @@ def end_membership(request: HttpRequest, code: str, membership_id: int) -> HttpR
     return render(request, "backoffice/team/membership_confirm.html", context)
 
 
-def _found(code: str) -> memberships.TeamPlayer:
-    return memberships.team_player(code, today=timezone.localdate())
+def _found(code: str) -> TeamPlayer:
+    return team_player(code, today=timezone.localdate())
 
 
-def _url(found: memberships.TeamPlayer) -> str:
+def _url(found: TeamPlayer) -> str:
     return reverse("backoffice:team_player", kwargs={"code": found.profile.code})

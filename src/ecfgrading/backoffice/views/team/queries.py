@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ecfgrading.backoffice.errors import refused, refused_back
 from ecfgrading.backoffice.forms_team import AnswerForm, AssignToForm
 from ecfgrading.backoffice.views.team import team_only
+from ecfgrading.lookups import queries as on_record
 from ecfgrading.registry.models import Feedback
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.team import queries
@@ -26,7 +27,7 @@ def index(request: HttpRequest) -> HttpResponse:
     if status not in Feedback.Status.values:
         status = ""
     context = {
-        "rows": queries.queries(status),
+        "rows": on_record.queries(status),
         "status": status,
         "statuses": Feedback.Status.choices,
     }
@@ -36,14 +37,14 @@ def index(request: HttpRequest) -> HttpResponse:
 @team_only
 def detail(request: HttpRequest, ref: str) -> HttpResponse:
     """The query with the sender's details (private), and the answer form."""
-    feedback = queries.query(ref)
+    feedback = on_record.query(ref)
     initial = {"answer": feedback.answer, "status": feedback.status}
     form = AnswerForm(request.POST or None, initial=initial)
     context = {
         "query": feedback,
         "form": form,
         "assign": AssignToForm(
-            queries.team_members(),
+            on_record.team_members(),
             initial={"member": feedback.assigned_to_id or ""},
         ),
     }
@@ -77,8 +78,8 @@ def detail(request: HttpRequest, ref: str) -> HttpResponse:
 @require_POST
 @team_only
 def assign(request: HttpRequest, ref: str) -> HttpResponse:
-    feedback = queries.query(ref)
-    form = AssignToForm(queries.team_members(), request.POST)
+    feedback = on_record.query(ref)
+    form = AssignToForm(on_record.team_members(), request.POST)
     if not form.is_valid():
         messages.error(request, "Nothing changed: choose a member of the grading team.")
         return redirect("backoffice:team_query", ref=feedback.ref)
