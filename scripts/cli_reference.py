@@ -13,7 +13,8 @@ HEADER = """# CLI reference
 
 Generated from `ecfgrading --help` by `make docs` (`scripts/cli_reference.py`); a test
 fails when this file and the CLI disagree. Exit status: 0 success, 1 a domain error
-(bad file, unknown player, refused operation), 2 a usage error.
+(bad file, unknown player, refused operation), 2 a usage error or a bad environment
+variable (one line naming it).
 """
 
 

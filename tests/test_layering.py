@@ -15,6 +15,7 @@ a breach in a small tree made for the purpose as well as passing on the project.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,14 +61,17 @@ DOOR_WORDS = frozenset(
     | {"twin", "json", "html", "downloads", "ratings", "screen", "form", "forms"}
 )
 
-# Calls that change the registry. ``update`` and ``delete`` are writes only on a query
-# (``Model.objects...update()``): on a dict, a set or the cache they are not.
+# Calls that change the registry. ``update`` is a write on a query
+# (``Model.objects...update()``), not on a dict or a set; ``delete`` is one on anything
+# but the cache (a cache of what was read is no write). SQL that writes counts too.
 WRITES = frozenset(
     {"save", "create", "bulk_create", "bulk_update", "get_or_create", "update_or_create"}
     | {"select_for_update", "atomic", "insert_rows", "take_registry_lock", "record"}
 )
 QUERY_WRITES = frozenset({"update", "delete"})
 QUERY_STEPS = frozenset({"objects", "filter", "exclude", "all", "get", "order_by"})
+NOT_THE_REGISTRY = frozenset({"cache"})
+WRITING_SQL = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE|MERGE|COPY)\b", re.IGNORECASE)
 # The one write-shaped call the read side may make, and why.
 NOT_REGISTRY = {("exports.py", "book.save")}  # an XLSX workbook written to a byte stream
 
@@ -179,6 +183,10 @@ def writes(path: Path) -> list[str]:
     """Calls in ``path`` that change the registry (line and call)."""
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if WRITING_SQL.match(node.value):
+                found.append((node.lineno, f"{path.name}:{node.lineno} SQL {node.value[:30]!r}"))
+            continue
         if not isinstance(node, ast.Call):
             continue
         chain = _chain(node.func)
@@ -186,7 +194,9 @@ def writes(path: Path) -> list[str]:
         if (path.name, call) in NOT_REGISTRY:
             continue
         last = chain[-1] if chain else ""
-        if last in WRITES or (last in QUERY_WRITES and QUERY_STEPS & set(chain[:-1])):
+        on_query = last in QUERY_WRITES and bool(QUERY_STEPS & set(chain[:-1]))
+        deleting = last == "delete" and chain[0] not in NOT_THE_REGISTRY
+        if last in WRITES or on_query or deleting:
             found.append((node.lineno, f"{path.name}:{node.lineno} {'.'.join(chain)}()"))
     return [text for _, text in sorted(found)]
 
@@ -303,6 +313,8 @@ def test_a_write_in_the_read_side_is_caught(tmp_path: Path) -> None:
                 "    seen = {}\n"
                 "    seen.update({1: 2})\n"  # a dict's update is no write
                 "    cache.delete('k')\n"  # nor is the cache's
+                "    p.delete()\n"
+                "    cursor.execute('UPDATE registry_player SET surname = %s', ['X'])\n"
             )
         },
     )
@@ -311,6 +323,8 @@ def test_a_write_in_the_read_side_is_caught(tmp_path: Path) -> None:
         "transaction.atomic()",
         "Player.objects.filter.update()",
         "p.save()",
+        "p.delete()",
+        "SQL",  # the statement itself, whatever runs it
     ]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
-from ecfgrading.errors import NotFound, user_input
+from ecfgrading.errors import user_input
 from ecfgrading.lookups.breakdown import DETAIL_COLUMNS, GameDetail, detail, opponents
 from ecfgrading.lookups.records import Survivors
 from ecfgrading.lookups.versions import is_published
@@ -24,18 +24,14 @@ from ecfgrading.registry.models import DirectMember, Game, ListVersion, Player
 from ecfgrading.registry.models.choices import NotGradedReason
 
 
-def member_of(account: Any) -> DirectMember:
-    """The member record of a signed-in member (NotFound when the login has none)."""
-    member = (
+def member_of(account: Any) -> DirectMember | None:
+    """The member record of a signed-in member; None while his login is linked to none
+    (a state his page explains, not a refusal)."""
+    return (
         DirectMember.objects.filter(user_id=getattr(account, "pk", None))
         .select_related("player")
         .first()
     )
-    if member is None:
-        raise NotFound(
-            "expected a login linked to a direct member's record, got none: ask the grading team"
-        )
-    return member
 
 
 @dataclass(frozen=True)

@@ -320,7 +320,7 @@ def _grade1(in_previous_list: int | None, stored: int | None) -> int | None:
 
 
 def _clubs(entries: QuerySet[ListEntry], season: int) -> dict[int, tuple[str, ...]]:
-    """Each player's clubs not lapsed by the list's season (services.clubs), most recent
+    """Each player's clubs not lapsed by the list's season (lookups.memberships), most recent
     first; locations with '*'."""
     shown = shown_clubs(entries.values("player_id"), season, limit=None)
     return {pk: tuple(dict.fromkeys(club.label for club in clubs)) for pk, clubs in shown.items()}

@@ -3,8 +3,8 @@ players current when other imports, merges or corrections happened meanwhile.
 
 Rows that are only ever added (players, memberships, aliases) are found by their ids; a
 change made in place is noted in ``IdentityChange`` by whoever makes it. Identity writers
-hold ``services.locks.registry_lock``, so the ids they take are committed in order and a
-mark read under the lock misses nothing.
+hold the registry lock (``services.locks.take_registry_lock``), so the ids they take are
+committed in order and a mark read under the lock misses nothing.
 """
 
 from __future__ import annotations

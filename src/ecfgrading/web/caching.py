@@ -1,7 +1,7 @@
 """Cached public pages with ETags, in the cache every app server shares.
 
 A page is keyed by its full URL, its representation (HTML or JSON) and the data token
-(``services.public.freshness``): anything published, received or identified since makes
+(``lookups.freshness``): anything published, received or identified since makes
 a new token, so a cached page is never stale and needs no invalidation. A conditional
 request whose ETag still matches gets 304 without the page being rendered.
 """

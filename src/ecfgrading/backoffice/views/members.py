@@ -27,10 +27,8 @@ from ecfgrading.services.errors import ServiceError
 
 def _member_or_page(request: HttpRequest) -> DirectMember | HttpResponse:
     """The signed-in member's record, or the page telling him it is not linked yet."""
-    try:
-        return direct_members.member_of(request.user)
-    except ServiceError as error:
-        return refused(request, "backoffice/members/unlinked.html", {}, error)
+    member = direct_members.member_of(request.user)
+    return member if member is not None else render(request, "backoffice/members/unlinked.html")
 
 
 @require_GET

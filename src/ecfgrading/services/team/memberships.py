@@ -17,7 +17,7 @@ from ecfgrading.services.locks import busy_as_error, take_registry_lock
 
 def end_membership(code: str, membership_id: int, *, on: date, user: Any) -> ClubMembership:
     """End one of the player's memberships: public pages, the API and list files stop
-    showing the club (services.clubs), which stays on record for identification."""
+    showing the club (lookups.memberships), which stays on record for identification."""
     player = player_on_record(code)
     with busy_as_error(f"ending a membership of {player.ref}"), transaction.atomic():
         take_registry_lock()  # a change to who is where, as the importers see it

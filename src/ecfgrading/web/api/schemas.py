@@ -1,8 +1,8 @@
 """The shapes of /api/v1's answers: typed, so that its OpenAPI schema says exactly what a
 program gets (and schemathesis can hold every answer to it).
 
-Each schema reads the services' frozen dataclasses by attribute (ninja's ``Schema``);
-``resolve_*`` methods rename or derive a field. Dates are ISO dates, times ISO times
+Each schema reads the read side's frozen dataclasses (``lookups``) by attribute (ninja's
+``Schema``); ``resolve_*`` methods rename or derive a field. Dates are ISO dates, times ISO times
 with their offset. Only public facts: no schema has a field for a date of birth, an
 address or an e-mail address.
 """
@@ -108,7 +108,7 @@ class ClubOut(Schema):
 
     @staticmethod
     def resolve_key(obj: Any) -> str:
-        """A lookup's clubs know their address; ``services.clubs.ClubShown`` its id."""
+        """A lookup's clubs know their address; ``lookups.memberships.ClubShown`` its id."""
         known = getattr(obj, "key", None)
         return str(known) if known else club_key(obj.code, obj.id)
 
