@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Generic, TypeVar
 
 from ecfgrading.engine.conversions import (
     below_fide_minimum,
@@ -44,24 +45,15 @@ class Converted:
     below_fide_minimum: bool
 
 
-@dataclass(frozen=True)
-class Conversions:
-    rows: tuple[Converted, ...]
-    fide_formula: str  # ECF × 8 + 650 = FIDE
-    national_formula: str
-    note: str  # the minimum published FIDE rating
-
-
 def conversions(
     *, ecf: float | None = None, fide: float | None = None, elo: float | None = None
-) -> Conversions:
+) -> ConversionTable[Converted]:
     """Each figure given on every scale, a row each (ECF, FIDE, Elo); with none, the seeds'
-    table (ECF 60 to 270 in steps of 10)."""
+    table (ECF 60 to 270 in steps of 10), unrounded."""
     asked = {Scale.ECF: ecf, Scale.FIDE: fide, Scale.ELO: elo}
     given = [convert(scale, value) for scale, value in asked.items() if value is not None]
-    table = conversion_table(ECF_2009)
-    rows = tuple(given) or tuple(convert(Scale.ECF, row.ecf) for row in table.rows)
-    return Conversions(rows, table.fide_formula, table.national_formula, table.note)
+    rows = tuple(given) or tuple(convert(Scale.ECF, grade) for grade in CONVERSION_GRADES)
+    return ConversionTable(rows, *_formulas(ECF_2009))
 
 
 def convert(scale: Scale, value: float, rules: RuleSet = ECF_2009) -> Converted:
@@ -95,9 +87,14 @@ class Conversion:
     below_fide_minimum: bool
 
 
+Row = TypeVar("Row", Converted, Conversion)
+
+
 @dataclass(frozen=True)
-class ConversionTable:
-    rows: tuple[Conversion, ...]
+class ConversionTable(Generic[Row]):
+    """Rows of figures (unrounded for a program, whole for a page) with G29's formulas."""
+
+    rows: tuple[Row, ...]
     fide_formula: str  # ECF × 8 + 650 = FIDE
     national_formula: str
     note: str  # The minimum published FIDE Elo is 1200
@@ -105,15 +102,18 @@ class ConversionTable:
 
 def conversion_table(
     rules: RuleSet = ECF_2009, grades: range = CONVERSION_GRADES
-) -> ConversionTable:
+) -> ConversionTable[Conversion]:
     """G29: FIDE and national Elo equivalents of ECF grades, with the seeds' note."""
-    rows = tuple(conversion(grade, rules) for grade in grades)
+    return ConversionTable(tuple(conversion(grade, rules) for grade in grades), *_formulas(rules))
+
+
+def _formulas(rules: RuleSet) -> tuple[str, str, str]:
+    """G29's formulas and the note on the minimum published FIDE rating, in words."""
     factor = _whole(rules.elo_factor)
-    return ConversionTable(
-        rows=rows,
-        fide_formula=f"ECF × {factor} + {_whole(rules.fide_offset)} = FIDE",
-        national_formula=f"ECF × {factor} + {_whole(rules.national_elo_offset)} = national Elo",
-        note=f"The minimum published FIDE Elo is {_whole(rules.fide_minimum)}",
+    return (
+        f"ECF × {factor} + {_whole(rules.fide_offset)} = FIDE",
+        f"ECF × {factor} + {_whole(rules.national_elo_offset)} = national Elo",
+        f"The minimum published FIDE Elo is {_whole(rules.fide_minimum)}",
     )
 
 

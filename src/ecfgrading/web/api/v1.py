@@ -40,7 +40,7 @@ from ecfgrading.lookups.clubs import (
     find_clubs,
     find_county,
 )
-from ecfgrading.lookups.conversions import Conversions, conversions
+from ecfgrading.lookups.conversions import ConversionTable, Converted, conversions
 from ecfgrading.lookups.events import (
     EventDetail,
     EventSort,
@@ -433,6 +433,6 @@ def conversion(
     ecf: float | None = Query(None, ge=-100, le=MAX_GRADE, description="An ECF grade."),
     fide: float | None = Query(None, ge=0, le=4000, description="A FIDE rating."),
     elo: float | None = Query(None, ge=0, le=4000, description="A national Elo rating."),
-) -> Conversions:
+) -> ConversionTable[Converted]:
     """Each figure given on the three scales, a row each; none given: the seeds' table."""
     return conversions(ecf=ecf, fide=fide, elo=elo)
