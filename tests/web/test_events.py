@@ -169,6 +169,18 @@ def test_the_events_list_has_a_json_twin(client, demo: DemoSummary) -> None:
     assert "officer_name" not in first
 
 
+def test_the_events_twins_are_the_apis_answers(client, demo: DemoSummary) -> None:
+    """One representation per fact: the page's twin names every fact as /api/v1 does."""
+    event = Event.objects.filter(status__in=RECEIVED).order_by("code")[0]
+
+    assert json_of(client, "/events/?season=2010-11&sort=name") == (
+        client.get("/api/v1/events", {"season": "2010-11", "sort": "name"}).json()
+    )
+    assert json_of(client, f"/events/{event.code}/") == (
+        client.get(f"/api/v1/events/{event.code}").json()
+    )
+
+
 def test_a_season_not_written_like_2011_12_is_a_400(client, demo: DemoSummary) -> None:
     response = client.get("/events/?season=2011")
     assert response.status_code == 400  # a request not understood (tests/web/test_errors.py)

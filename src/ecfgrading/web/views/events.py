@@ -14,8 +14,9 @@ from ecfgrading.lookups.events import (
     find_event,
 )
 from ecfgrading.lookups.paging import page_number
+from ecfgrading.web.api.schemas import EventOut, EventsOut, as_answered
 from ecfgrading.web.caching import cached_page
-from ecfgrading.web.render import respond
+from ecfgrading.web.render import respond, wants_json
 from ecfgrading.web.views.clubs import players_url
 
 RECEIVED = "web/events/received.html"
@@ -42,13 +43,7 @@ def received(request: HttpRequest) -> HttpResponse:
         },
         "canonical": request.build_absolute_uri(_with_page(path, base, found.page.number)),
     }
-    data = {
-        "season": found.season,
-        "seasons": found.seasons,
-        "sort": found.sort.value,
-        "page": found.page.as_dict(),
-        "events": found.page.items,
-    }
+    data = as_answered(EventsOut, found) if wants_json(request) else None
     return respond(request, RECEIVED, context, data=data)
 
 
@@ -64,7 +59,8 @@ def event(request: HttpRequest, code: str) -> HttpResponse:
         "players_url": players_url(),
         "canonical": request.build_absolute_uri(reverse("web:event", args=[recorded])),
     }
-    return respond(request, EVENT, context, data=detail)  # made plain only for JSON
+    data = as_answered(EventOut, detail) if wants_json(request) else None
+    return respond(request, EVENT, context, data=data)
 
 
 def _query(season: str | None, sort: EventSort) -> str:
