@@ -22,11 +22,11 @@ from typing import Any
 from django.db.models import Count, F, Q, QuerySet
 from django.db.models.functions import Lower
 
+from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.periods import season_of
 from ecfgrading.errors import NotFound, ServiceError
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.paging import PER_PAGE, Page, bounds
-from ecfgrading.lookups.reports.common import code_text
 from ecfgrading.registry.models import Event, Game, NotGradedReason, PlayRate, Result
 
 PUBLIC_STATUSES = (Event.Status.RECEIVED, Event.Status.GRADED)

@@ -27,11 +27,11 @@ from typing import NamedTuple
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
 
+from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.types import Rate
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.lists import CurrentList, list_label, lists_by_rate
 from ecfgrading.lookups.paging import Page, bounds
-from ecfgrading.lookups.reports.common import code_text
 from ecfgrading.registry.merges import surviving_id
 from ecfgrading.registry.models import ListEntry, Player
 

@@ -7,12 +7,12 @@ from typing import Any
 
 from django.db.models import Q
 
+from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.types import Flag, Rate
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.reports.common import (
     TeamReport,
     chosen_version,
-    code_text,
     fmt,
     label,
 )

@@ -8,7 +8,6 @@ from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
 from typing import Any
 
-from ecfgrading.engine.codes import code_text as code_text  # the reports spell codes with it
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import ErrorKind, user_input

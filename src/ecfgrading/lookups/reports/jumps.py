@@ -11,12 +11,12 @@ from typing import Any
 from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 
+from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.types import Rate, ResultCode
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.reports.common import (
     TeamReport,
     chunks,
-    code_text,
     published_grades,
     with_previous,
 )
