@@ -1,7 +1,7 @@
 """How a grade was calculated (rules, section 10), as plain values a page can show.
 
 The figures are the engine's: an ``Explanation`` (``engine.explain``) of a published
-entry (``services.grading.explain.explain_entry``) or of a provisional one
+entry (``lookups.explain.explain_entry``) or of a provisional one
 (``provisional``), turned into rows with what a reader needs beside them: the event, the
 opponent's name and code, the colour. Nothing here applies a grading rule; it adds up
 what the engine's explanation lists, in the order section 10 gives: starting grade,
