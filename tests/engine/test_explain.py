@@ -18,6 +18,7 @@ from ecfgrading.engine import (
     compute_list,
     format_explanation,
 )
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.explain import (
     StoredGame,
     StoredGrade,
@@ -252,15 +253,20 @@ def test_a_stored_grade_shows_its_unanchored_flag_and_no_first_estimate() -> Non
     assert expl.first_estimate is None
 
 
-def test_it_rejects_stored_rapid_games_that_disagree_with_the_stored_count() -> None:
+@pytest.mark.parametrize(("list_id", "rate"), [("2011-07", Rate.RAPID), ("2013-07", Rate.STANDARD)])
+def test_it_rejects_stored_games_that_disagree_with_the_stored_count_g15_g35(
+    list_id: str, rate: Rate
+) -> None:
+    """Rapid lists (G15) and every list from 2012 (G35, G38) read P1 game by game."""
+    stored = StoredGrade(
+        ListId.parse(list_id),
+        rate,
+        stored_entry(games_latest=1),
+        (),
+        p1=StoredPeriod(n=2, total=200.0, games=(StoredPeriodGame(1, None, 1, 100.0),)),
+    )
     with pytest.raises(ValueError, match="expected 2 stored games for P1, got 1"):
-        StoredGrade(
-            ListId(2011, 7),
-            Rate.RAPID,
-            stored_entry(games_latest=1),
-            (),
-            p1=StoredPeriod(n=2, total=200.0, games=(StoredPeriodGame(1, None, 1, 100.0),)),
-        )
+        explain_stored(stored, rules_for(stored.list_id))
 
 
 def test_a_stored_grade_explains_as_the_computation_that_stored_it() -> None:
@@ -290,5 +296,7 @@ def test_the_rule_set_a_version_names_is_found_by_name() -> None:
 
 
 def test_it_rejects_an_unknown_rule_set_naming_the_known_ones() -> None:
-    with pytest.raises(ValueError, match=r"unknown rule set 'ecf-2099' \(known: ecf-2009\)"):
+    with pytest.raises(
+        ValueError, match=r"unknown rule set 'ecf-2099' \(known: ecf-2009, ecf-2012, ecf-2015\)"
+    ):
         rule_set("ecf-2099")

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         fide_to_ecf,
         national_elo_to_ecf,
     )
+    from ecfgrading.engine.eras import rules_for
     from ecfgrading.engine.explain import Explanation, format_explanation
     from ecfgrading.engine.inputs import (
         GameTable,
@@ -41,13 +42,15 @@ if TYPE_CHECKING:
     from ecfgrading.engine.outcome import Entry, ListOutcome
     from ecfgrading.engine.periods import ListId, Period
     from ecfgrading.engine.rateplay import Session, TimeControl, rate_of_play
-    from ecfgrading.engine.rules import ECF_2009, RuleSet
+    from ecfgrading.engine.rules import ECF_2009, ECF_2012, ECF_2015, RuleSet
     from ecfgrading.engine.types import Category, Flag, NotGraded, Rate, ResultCode, StartSource
 
 # name -> the module of this package that defines it
 _HOME = {
     "Category": "types",
     "ECF_2009": "rules",
+    "ECF_2012": "rules",
+    "ECF_2015": "rules",
     "Entry": "outcome",
     "Explanation": "explain",
     "Flag": "types",
@@ -79,10 +82,13 @@ _HOME = {
     "national_elo_to_ecf": "conversions",
     "next_code": "codes",
     "rate_of_play": "rateplay",
+    "rules_for": "eras",
 }
 
 __all__ = [
     "ECF_2009",
+    "ECF_2012",
+    "ECF_2015",
     "Category",
     "Entry",
     "Explanation",
@@ -115,6 +121,7 @@ __all__ = [
     "national_elo_to_ecf",
     "next_code",
     "rate_of_play",
+    "rules_for",
 ]
 
 

@@ -1,8 +1,10 @@
-"""How a grade was calculated, game by game (rules, section 10).
+"""How a grade was calculated, game by game (rules, section 10; G44).
 
 ``explain`` reads a fresh computation; ``explain_stored`` reads the rows a list version
 stored (G17) under the rule set that version names. Both share the rules (G12's cap,
-G14/G15's games brought forward) with ``compute_list`` and one assembly of the total.
+the games brought forward of G14/G15, G35 and G38, the count-back of G35) with
+``compute_list`` and one assembly of the total. G44: an explanation names its rule set
+and periods, and each game or half-year brought forward.
 """
 
 from __future__ import annotations
@@ -13,12 +15,17 @@ from datetime import date
 
 import numpy as np
 
-from ecfgrading.engine.forward import BroughtForward, most_recent, notional
+from ecfgrading.engine.forward import (
+    HALF_YEARS_READ,
+    BroughtForward,
+    bring_forward,
+    counted_in_p0,
+)
 from ecfgrading.engine.grading import game_points
-from ecfgrading.engine.inputs import BoolArray, History, StoredGames, StoredTotals
+from ecfgrading.engine.inputs import BoolArray, History, InputError, StoredGames, StoredTotals
 from ecfgrading.engine.outcome import Entry, ListOutcome
-from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.rules import RuleSet
+from ecfgrading.engine.periods import ListId, Period
+from ecfgrading.engine.rules import Counting, RuleSet
 from ecfgrading.engine.types import Category, Flag, Rate, ResultCode
 
 
@@ -35,11 +42,12 @@ class GameLine:
     score: float
     points: float
     in_h0: bool
+    counted: bool = True  # False: older than the most recent games counted (G35)
 
 
 @dataclass(frozen=True)
 class StoredLine:
-    """A game of P1 or P2 brought forward with its stored points (G15)."""
+    """A game of P1 or P2 brought forward with its stored points (G15, G35, G38)."""
 
     game_id: int
     date: date | None
@@ -48,13 +56,23 @@ class StoredLine:
 
 @dataclass(frozen=True)
 class Forward:
-    """What one earlier period contributed (G14 notional or G15 actual games)."""
+    """What one earlier period, or half-year, contributed: notional games at its average
+    (G14; G38's earliest half-year, pro rata) or actual games (G15, G35; G38's whole
+    half-years)."""
 
-    period: int
+    period: int  # 1 or 2
     games: int
-    average: float | None  # standard: each notional game is worth this
+    average: float | None  # notional games are each worth this
     points: float
     stored_games: tuple[StoredLine, ...]
+    half_year: int | None = None  # G38: H2..H5
+    half_year_games: int = 0  # G38: the half-year's stored games and their total
+    half_year_total: float = 0.0
+
+    @property
+    def pro_rata(self) -> bool:
+        """G38: the earliest half-year used, taken in part at its average."""
+        return self.half_year is not None and self.games < self.half_year_games
 
 
 @dataclass(frozen=True)
@@ -70,6 +88,14 @@ class Explanation:
     forward: tuple[Forward, ...]
     x_grade: bool
     points_total: float
+    rule_set: str = ""  # G44: the rule set the grade was computed under
+    half_years: tuple[Period, ...] = ()  # G32: H0..H5 of the list (P0 = H1 + H0, ...)
+
+    @property
+    def periods(self) -> tuple[Period, ...]:
+        """P0, P1, P2 (G32), from the half-years."""
+        h = self.half_years
+        return tuple(Period(h[2 * k + 1].start, h[2 * k].end) for k in range(len(h) // 2))
 
 
 # --- the stored rows of a published grade (G17) ---------------------------------------
@@ -117,12 +143,11 @@ class StoredGrade:
     p1: StoredPeriod = StoredPeriod()
     p2: StoredPeriod = StoredPeriod()
 
-    def __post_init__(self) -> None:
-        if self.rate is not Rate.RAPID:
-            return
+    def check_games(self) -> None:
+        """G15, G35, G38 need every stored game of P1 and P2."""
         for k, period in ((1, self.p1), (2, self.p2)):
-            if len(period.games) != period.n:  # G15 needs every stored rapid game
-                raise ValueError(
+            if len(period.games) != period.n:
+                raise InputError(
                     f"expected {period.n} stored games for P{k}, got {len(period.games)}"
                 )
 
@@ -132,11 +157,19 @@ def explain(outcome: ListOutcome, index: int) -> Explanation:
     entry = outcome.entry(index)
     inputs = outcome.inputs
     return _assemble(
-        list_id=str(inputs.list_id),
+        list_id=inputs.list_id,
+        rules=outcome.rules,
         rate=inputs.rate,
         entry=entry,
         lines=_game_lines(outcome, index),
-        bring_forward=lambda: _forward(inputs.rate, inputs.history, outcome.players.forward, index),
+        bring_forward=lambda: _forward(
+            outcome.rules,
+            inputs.rate,
+            inputs.history,
+            outcome.players.forward,
+            index,
+            inputs.list_id.half_years(),
+        ),
         x_grade=bool(outcome.players.x_grade[index]),
         unanchored=bool(outcome.players.unanchored[index]),
         first_estimate=_maybe(outcome.players.first_estimate[index]),
@@ -145,9 +178,12 @@ def explain(outcome: ListOutcome, index: int) -> Explanation:
 
 def explain_stored(stored: StoredGrade, rules: RuleSet) -> Explanation:
     """Section 10 for a stored grade, under the rule set its version was computed with."""
+    if rules.needs_stored_games(stored.rate):
+        stored.check_games()
     entry = stored.entry
     return _assemble(
-        list_id=str(stored.list_id),
+        list_id=stored.list_id,
+        rules=rules,
         rate=stored.rate,
         entry=entry,
         lines=_stored_lines(stored, rules),
@@ -160,7 +196,8 @@ def explain_stored(stored: StoredGrade, rules: RuleSet) -> Explanation:
 
 def _assemble(
     *,
-    list_id: str,
+    list_id: ListId,
+    rules: RuleSet,
     rate: Rate,
     entry: Entry,
     lines: Sequence[GameLine],
@@ -169,12 +206,15 @@ def _assemble(
     unanchored: bool,
     first_estimate: float | None,
 ) -> Explanation:
-    """G16: an X grade counts its H0 games only and brings nothing forward."""
+    """G16, G36: an X grade counts its H0 games only and brings nothing forward; G35:
+    other grades count the games the count-back keeps."""
     forward = () if x_grade else bring_forward()
-    counted = [line for line in lines if line.in_h0 or not x_grade]
+    counted = [line for line in lines if (line.in_h0 if x_grade else line.counted)]
     total = sum(line.points for line in counted) + sum(f.points for f in forward)
     return Explanation(
-        list_id=list_id,
+        list_id=str(list_id),
+        rule_set=rules.name,
+        half_years=list_id.half_years(),
         rate=rate,
         entry=entry,
         unanchored=unanchored,
@@ -193,6 +233,8 @@ def _by_date(line: GameLine) -> tuple[date, int]:
 def _game_lines(outcome: ListOutcome, index: int) -> list[GameLine]:
     games, start = outcome.inputs.games, outcome.players.start
     mine = outcome.graded & ((games.player1 == index) | (games.player2 == index))
+    all_count = np.ones(games.ids.shape[0], dtype=bool)
+    counted1, counted2 = outcome.counted or (all_count, all_count)
     lines = []
     for g in np.flatnonzero(mine):
         first = bool(games.player1[g] == index)
@@ -209,6 +251,7 @@ def _game_lines(outcome: ListOutcome, index: int) -> list[GameLine]:
                 score=score1 if first else 1.0 - score1,
                 points=float(outcome.points.points1[g] if first else outcome.points.points2[g]),
                 in_h0=bool(outcome.in_h0[g]),
+                counted=bool(counted1[g] if first else counted2[g]),
             )
         )
     return lines
@@ -221,6 +264,13 @@ def _stored_lines(stored: StoredGrade, rules: RuleSet) -> list[GameLine]:
     them = np.arange(1, len(games) + 1, dtype=np.int64)
     score = np.array([g.score for g in games], dtype=np.float64)
     counted_as = game_points(start, np.zeros_like(them), them, score, rules).value1
+    counts = counted_in_p0(
+        np.zeros(len(games), dtype=np.int64),
+        np.array([g.date for g in games], dtype="datetime64[D]"),
+        np.array([g.game_id for g in games], dtype=np.int64),  # game ids: recording order
+        _target(stored, rules),
+        rules.counting,
+    )
     return [
         GameLine(
             game_id=g.game_id,
@@ -232,18 +282,26 @@ def _stored_lines(stored: StoredGrade, rules: RuleSet) -> list[GameLine]:
             score=g.score,
             points=g.points,  # as stored (G17), not recomputed
             in_h0=g.date in h0,
+            counted=bool(counted),
         )
-        for g, value in zip(games, counted_as, strict=True)
+        for g, value, counted in zip(games, counted_as, counts, strict=True)
     ]
 
 
+def _target(stored: StoredGrade, rules: RuleSet) -> np.ndarray:
+    """The player's target (G14, G18, G35, G38); none for an X grade (G16, G36)."""
+    if stored.entry.category is Category.X:
+        return np.zeros(1, dtype=np.int64)
+    return np.array([rules.target(stored.entry.junior_age is not None)], dtype=np.int64)
+
+
 def _stored_forward(stored: StoredGrade, rules: RuleSet) -> tuple[Forward, ...]:
-    """G14/G15 towards the target of G18/G19, by the engine's own selection."""
+    """Games brought forward towards the target, by the engine's own selection."""
     history = _history(stored)
     n0 = np.array([stored.entry.games_latest], dtype=np.int64)
-    target = np.array([rules.target(stored.entry.junior_age is not None)], dtype=np.int64)
-    bring = most_recent if stored.rate is Rate.RAPID else notional
-    return _forward(stored.rate, history, bring(n0, target, history), 0)
+    halves = stored.list_id.half_years()
+    brought = bring_forward(rules, stored.rate, n0, _target(stored, rules), history, halves)
+    return _forward(rules, stored.rate, history, brought, 0, halves)
 
 
 def _history(stored: StoredGrade) -> History:
@@ -263,28 +321,70 @@ def _history(stored: StoredGrade) -> History:
 
 
 def _forward(
-    rate: Rate, history: History, brought: BroughtForward, index: int
+    rules: RuleSet,
+    rate: Rate,
+    history: History,
+    brought: BroughtForward,
+    index: int,
+    halves: tuple[Period, ...],
 ) -> tuple[Forward, ...]:
+    if brought.half_years is not None:
+        return _half_years(history.games, brought, index, halves)
+    notional = rules.counting is Counting.ECF_2009 and rate is Rate.STANDARD  # G14
     taken = {1: int(brought.from_p1[index]), 2: int(brought.from_p2[index])}
     parts = []
     for period, totals in ((1, history.p1), (2, history.p2)):
         if taken[period] == 0:
             continue
-        if rate is Rate.RAPID:
-            parts.append(_actual(history.games, brought.used, index, period, taken[period]))
-        else:
+        if notional:
             average = float(totals.total[index] / totals.n[index])
             parts.append(Forward(period, taken[period], average, taken[period] * average, ()))
+        else:
+            parts.append(_actual(history.games, brought.used, index, period, taken[period]))
+    return tuple(parts)
+
+
+def _half_years(
+    stored: StoredGames, brought: BroughtForward, index: int, halves: tuple[Period, ...]
+) -> tuple[Forward, ...]:
+    """G38: each half-year taken whole, with its games, then the one taken pro rata."""
+    assert brought.half_years is not None
+    taken = brought.half_years
+    parts = []
+    for column, j in enumerate(HALF_YEARS_READ):
+        games = int(taken.taken[index, column])
+        if games == 0:
+            continue
+        n, total = int(taken.n[index, column]), float(taken.total[index, column])
+        period = 1 if j <= 3 else 2
+        whole = games == n
+        lines = _lines(stored, brought.used, index, period) if whole else ()
+        parts.append(
+            Forward(
+                period=period,
+                games=games,
+                average=None if whole else total / n,
+                points=total if whole else games * total / n,
+                stored_games=tuple(line for line in lines if line.date in halves[j]),
+                half_year=j,
+                half_year_games=n,
+                half_year_total=total,
+            )
+        )
     return tuple(parts)
 
 
 def _actual(stored: StoredGames, used: BoolArray, index: int, period: int, taken: int) -> Forward:
+    lines = _lines(stored, used, index, period)
+    return Forward(period, taken, None, sum(line.points for line in lines), lines)
+
+
+def _lines(stored: StoredGames, used: BoolArray, index: int, period: int) -> tuple[StoredLine, ...]:
     rows = np.flatnonzero(used & (stored.player == index) & (stored.period == period))
-    lines = tuple(
+    return tuple(
         StoredLine(int(stored.game_ids[r]), _day(stored.date[r]), float(stored.points[r]))
         for r in rows
     )
-    return Forward(period, taken, None, sum(line.points for line in lines), lines)
 
 
 def _maybe(value: np.float64) -> float | None:
@@ -314,7 +414,42 @@ def format_explanation(expl: Explanation, names: dict[int, str] | None = None) -
             f"{title}\nGrade {e.grade}, category {category}, games {e.games_counted}, as "
             "published in a list loaded from a file: the games behind it are not on record"
         )
-    return "\n".join([title, *_body_lines(expl, names)])
+    return "\n".join([title, *_rules_lines(expl), *_body_lines(expl, names)])
+
+
+def _rules_lines(expl: Explanation) -> list[str]:
+    """G44: the rule set and the periods used, with the 7-month half-year where it is."""
+    if not expl.half_years:
+        return []
+    names = ("P0 (latest)", "P1", "P2")
+    periods = "; ".join(f"{n} {p}" for n, p in zip(names, expl.periods, strict=True))
+    long = [f"H{j} {h}" for j, h in enumerate(expl.half_years) if _months(h) > 6]
+    lines = [f"Rule set {expl.rule_set}; periods {periods}"]
+    lines += [f"  {text} is the 7-month half-year (G32)" for text in long]
+    return lines
+
+
+def _months(period: Period) -> int:
+    return (period.end.year - period.start.year) * 12 + period.end.month - period.start.month + 1
+
+
+def _mark(expl: Explanation, line: GameLine) -> str:
+    if expl.x_grade:
+        return "" if line.in_h0 else "  (before H0, not counted for X)"
+    return "" if line.counted else "  (older than the most recent games counted, G35)"
+
+
+def _forward_line(f: Forward) -> str:
+    if f.half_year is not None:  # G38
+        held = f"H{f.half_year}: {f.half_year_games} games, {f.half_year_total:.2f} points"
+        if f.pro_rata:
+            return (
+                f"Brought forward pro rata from {held}: {f.games} games at its average "
+                f"{f.average:.2f}, {f.points:.2f} points"
+            )
+        return f"Brought forward whole, {held}"
+    how = f"at the stored average {f.average:.2f}" if f.average is not None else "actual games"
+    return f"Brought forward from P{f.period}: {f.games} games {how}, {f.points:.2f} points"
 
 
 def _body_lines(expl: Explanation, names: dict[int, str]) -> list[str]:
@@ -329,16 +464,13 @@ def _body_lines(expl: Explanation, names: dict[int, str]) -> list[str]:
         "Games in the latest period (opponent, start, counted as, score, points):",
     ]
     for g in expl.games:
-        mark = "" if not expl.x_grade or g.in_h0 else "  (before H0, not counted for X)"
+        mark = _mark(expl, g)
         out.append(
             f"  {g.date or '?'}  {names.get(g.opponent_id, g.opponent_id)}  "
             f"{g.opponent_start:.2f}  {g.counted_as:.2f}  {g.score:g}  {g.points:.2f}{mark}"
         )
     for f in expl.forward:
-        how = f"at the stored average {f.average:.2f}" if f.average is not None else "actual games"
-        out.append(
-            f"Brought forward from P{f.period}: {f.games} games {how}, {f.points:.2f} points"
-        )
+        out.append(_forward_line(f))
         out.extend(f"  {s.date or '?'}  game {s.game_id}  {s.points:.2f}" for s in f.stored_games)
     out.append(
         f"Calculated {expl.points_total:.2f} / {e.games_counted} = {e.calculated:.4f}; "

@@ -229,15 +229,17 @@ class ListInputs:
             if totals.n.shape != (size,):
                 raise InputError(f"expected stored totals for {size} players")
         if self.rate is Rate.RAPID:
-            self._check_stored_games_match_totals()
+            self.check_stored_games()
 
-    def _check_stored_games_match_totals(self) -> None:
-        """G15 needs every stored rapid game; their counts must agree with the totals."""
+    def check_stored_games(self) -> None:
+        """G15 (rapid), G35 and G38 (both rates) need every stored game of P1 and P2;
+        their counts must agree with the totals."""
         size = len(self.players)
         stored = self.history.games
         for k, totals in ((1, self.history.p1), (2, self.history.p2)):
             counts = np.bincount(stored.player[stored.period == k], minlength=size)
             if not np.array_equal(counts, totals.n):
                 raise InputError(
-                    f"rapid lists need every stored game of P{k}: counts differ from totals"
+                    f"{self.rate} list {self.list_id} needs every stored game of P{k}: "
+                    "counts differ from totals"
                 )

@@ -76,6 +76,10 @@ class ListOutcome:
     in_h0: BoolArray  # per input game: graded and within H0
     points: GamePoints  # per input game, NaN where not graded (what G17 stores)
     players: PlayerColumns
+    # Per input game: whether player1's and player2's sides count in their grades. All
+    # graded games do, except under G35 (ecf-2012), where only the target's number of
+    # most recent P0 games count; X grades count their H0 games (G16, G36) whatever this says.
+    counted: tuple[BoolArray, BoolArray] | None = None
 
     @property
     def published(self) -> BoolArray:

@@ -1,14 +1,34 @@
-"""The rule set: every number of the grading rules, named, with the rule it serves.
+"""The rule sets: every number and choice of the grading rules, named, with its rule.
 
-``ECF_2009`` is the default and describes ``shared/spec/grading-rules.md``.
-A rule set is a frozen value: pass another one to compute under other rules.
+``ECF_2009`` describes ``shared/spec/grading-rules.md``; ``ECF_2012`` and ``ECF_2015``
+the federation's later methods (``grading-rules-eras.md``, G31..G44). A rule set is a
+frozen value: the engine asks it, never the year. Which rule set a list's date calls for
+(G31) is ``engine.eras.rules_for``; the periods of a list are its date's (G32), whatever
+the rule set, and live on ``ListId``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
+
+from ecfgrading.engine.types import Rate
+
+
+class Counting(StrEnum):
+    """How a player short of (or beyond) the target's games in P0 is counted."""
+
+    # G14 (standard): notional games at P1's, then P2's, average; G15 (rapid): the most
+    # recent actual games of P1, then P2; G19: all P0 games from the target on.
+    ECF_2009 = "ecf-2009"
+    # G35: the target's number of most recent games of P0, P1 and P2 together, also when
+    # P0 alone holds more (both rates).
+    COUNT_BACK = "count-back"
+    # G37: all P0 games from the target on; G38: whole half-years H2..H5, latest first,
+    # the earliest one taken pro rata at its average (both rates).
+    WHOLE_HALF_YEARS = "whole-half-years"
 
 
 @dataclass(frozen=True)
@@ -35,6 +55,8 @@ _JUNIOR_CATEGORIES = (
     CategoryRule("D", min_n0=5, min_n012=15),
     CategoryRule("E", min_n0=1, min_n012=9),
 )
+# G39, G40 (ecf-2015): F on 5 games in P0..P2 with at least one in P0, adults and juniors.
+_F = CategoryRule("F", min_n0=1, min_n012=5)
 
 
 @dataclass(frozen=True)
@@ -56,7 +78,11 @@ class RuleSet:
     target_junior: int = 20
     # G14, G15: P1 and P2 at most ("No grade is based on more than three seasons' play").
     prior_periods: int = 2
-    # G16: 30 or more rapid games in the half-year H0 make an X grade.
+    # G14, G15, G19 (ecf-2009); G35 (ecf-2012); G37, G38 (ecf-2015).
+    counting: Counting = Counting.ECF_2009
+    # G16: 30 or more rapid games in the half-year H0 make an X grade; G36: standard too
+    # (ecf-2012); G37: no X (ecf-2015).
+    x_rates: frozenset[Rate] = frozenset({Rate.RAPID})
     x_min_games: int = 30
     # Words: a junior is 17 or less on the age date (31 August).
     junior_max_age: int = 17
@@ -70,7 +96,7 @@ class RuleSet:
     closed_pool_grade: float = 0.0
     # G9: an iterative solver must reach the fixed point to within this.
     estimation_tolerance: float = 1e-9
-    # G23: category tables, first match wins.
+    # G23, G39: category tables, first match wins (X, where it applies, comes first).
     adult_categories: tuple[CategoryRule, ...] = _ADULT_CATEGORIES
     junior_categories: tuple[CategoryRule, ...] = _JUNIOR_CATEGORIES
     # G28: grading-code check letter.
@@ -81,6 +107,15 @@ class RuleSet:
     fide_offset: float = 650.0
     national_elo_offset: float = 600.0
     fide_minimum: float = 1200.0
+
+    def x_applies(self, rate: Rate) -> bool:
+        """G16, G36: whether 30 games in H0 make an X grade at this rate."""
+        return rate in self.x_rates
+
+    def needs_stored_games(self, rate: Rate) -> bool:
+        """Whether P1 and P2 must be read game by game (G15, G34, G35, G38), not as
+        totals only (G14: ecf-2009 standard)."""
+        return not (self.counting is Counting.ECF_2009 and rate is Rate.STANDARD)
 
     def target(self, junior: bool) -> int:
         """G14/G18: how many games a grade is based on when history allows."""
@@ -96,9 +131,29 @@ class RuleSet:
 
 ECF_2009 = RuleSet()
 
+# From the January 2012 lists (G31): half-yearly standard lists, count back the 30 (20)
+# most recent games for both rates (G35), X for standard too (G36); table G39.
+ECF_2012 = RuleSet(
+    name="ecf-2012",
+    counting=Counting.COUNT_BACK,
+    x_rates=frozenset({Rate.STANDARD, Rate.RAPID}),
+)
+
+# From the January 2015 lists (G31): all games of the latest 12 months (G37), whole
+# half-years with the earliest pro rata (G38), no X, and F on 5 games (G39, G40).
+ECF_2015 = RuleSet(
+    name="ecf-2015",
+    counting=Counting.WHOLE_HALF_YEARS,
+    x_rates=frozenset(),
+    adult_categories=(*_ADULT_CATEGORIES, _F),
+    junior_categories=(*_JUNIOR_CATEGORIES, _F),
+)
+
 # The rule sets a list version may name (ListVersion.rules_name), by name; read-only so
 # no caller can register a rule set behind the others' backs.
-RULE_SETS: Mapping[str, RuleSet] = MappingProxyType({ECF_2009.name: ECF_2009})
+RULE_SETS: Mapping[str, RuleSet] = MappingProxyType(
+    {rules.name: rules for rules in (ECF_2009, ECF_2012, ECF_2015)}
+)
 
 
 def rule_set(name: str) -> RuleSet:

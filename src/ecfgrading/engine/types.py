@@ -84,7 +84,7 @@ _SCORE1 = {
 
 
 class Category(StrEnum):
-    """Grade categories (G23); NONE means not published ("ungraded")."""
+    """Grade categories (G23, G39); NONE means not published ("ungraded")."""
 
     X = "X"
     A = "A"
@@ -92,6 +92,7 @@ class Category(StrEnum):
     C = "C"
     D = "D"
     E = "E"
+    F = "F"  # ecf-2015 only (G39, G40)
     NONE = ""
 
 
