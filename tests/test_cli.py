@@ -83,8 +83,8 @@ def test_domain_errors_exit_1_with_a_message(tmp_path: Path) -> None:
     code, output = invoke("player", "261619A")
     assert code == 1
     assert "wrong check letter in '261619A': expected 'B', got 'A'" in output
-    code, output = invoke("grade", "--list", "2013-01", "--rate", "standard")
-    assert (code, "July only" in output) == (1, True)
+    code, output = invoke("grade", "--list", "2011-01", "--rate", "standard")
+    assert (code, "July only before 2012-01" in output) == (1, True)  # G31
     code, output = invoke("publish", "--list", "2013-07", "--rate", "standard", "--version", "x")
     assert code == 1
     assert "expected a version of the standard list 2013-07" in output
@@ -136,10 +136,12 @@ def test_a_grade_from_a_loaded_list_says_its_games_are_not_on_record(tmp_path: P
 
 
 # -- a graded season, built by hand ---------------------------------------------------------
-# The 2012-07 list gives four players their previous grades (G4). In the 2013-07 season
+# The 2013-01 list gives four players their previous grades (G4, G33: the standard list
+# six months before 2013-07). In the 2013-07 period
 # Bloggs (150) beats Smith (100) thirty times and Weak (10) beats Zero (6) thirty times;
 # two newcomers who only meet each other draw once. By G12 (the 40-point rule):
-#   Bloggs: Smith counts as 150 - 40 = 110, a win is 160 -> grade 160 (30 games: A, G19)
+#   Bloggs: Smith counts as 150 - 40 = 110, a win is 160 -> grade 160 (30 games, all in
+#           the half-year H0 of January to June 2013: X, G36; the same for the others)
 #   Smith:  Bloggs counts as 100 + 40 = 140, a loss is 90 -> grade 90
 #   Weak:   Zero counts as 6 (within 40), a win is 56 -> grade 56
 #   Zero:   Weak counts as 10, a loss is -40 -> published as 0 (G21)
@@ -175,13 +177,54 @@ def graded_season(tmp_path: Path) -> None:
     results = tmp_path / "congress.txt"
     results.write_bytes(results_file(SEASON_PLAYERS, SEASON_GAMES))
     for args in (
-        ("lists", "import", str(start), "--list", "2012-07", "--rate", "standard"),
+        ("lists", "import", str(start), "--list", "2013-01", "--rate", "standard"),
         ("results", "import", str(results)),
         ("grade", "--list", "2013-07", "--rate", "standard"),
         ("publish", "--list", "2013-07", "--rate", "standard", "--version", "initial"),
     ):
         code, output = invoke(*args)
         assert code == 0, output
+
+
+def test_grade_under_another_rule_set_makes_a_what_if_draft_publish_refuses(
+    tmp_path: Path,
+) -> None:
+    graded_season(tmp_path)
+    code, output = invoke(
+        "grade", "--list", "2013-07", "--rate", "standard", "--rule-set", "ecf-2015"
+    )
+    assert code == 0, output
+    assert "version august (draft" in output and "rule set ecf-2015" in output
+    # G37: no X in ecf-2015: Bloggs's 30 games of the half-year make an A grade.
+    assert "categories: A 4, none 2" in output
+    code, output = invoke(
+        "publish", "--list", "2013-07", "--rate", "standard", "--version", "august"
+    )
+    assert code == 1
+    assert "computed under ecf-2015, but list 2013-07 is graded under ecf-2012 (G31)" in output
+    code, output = invoke("grade", "--list", "2013-07", "--rate", "standard", "--rule-set", "x")
+    assert (code, "unknown rule set 'x' (known: ecf-2009, ecf-2012, ecf-2015)" in output) == (
+        1,
+        True,
+    )
+
+
+def test_regrade_reports_each_list_of_the_span_and_what_differs(tmp_path: Path) -> None:
+    graded_season(tmp_path)
+    code, output = invoke("regrade", "--from", "2013-01", "--to", "2013-07")
+    assert code == 0, output
+    lines = output.splitlines()
+    assert lines[0] == (
+        "standard 2013-01 (ecf-2012): loaded from a file, its games not on record, skipped"
+    )
+    assert lines[1] == "rapid 2013-01 (ecf-2012): not published, skipped"
+    assert lines[2].startswith(
+        "standard 2013-07 (ecf-2012): draft august against standard 2013-07 initial: "
+        "0 of 4 grades differ (0 changed, 0 new, 0 dropped);"
+    )
+    assert lines[-1] == "1 lists recomputed, 3 skipped; 0 differ from their published versions"
+    code, output = invoke("regrade", "--from", "2014-01", "--to", "2014-07")
+    assert (code, "expected published lists between 2014-01 and 2014-07" in output) == (1, True)
 
 
 def season_report(tmp_path: Path, name: str, *options: str) -> str:
@@ -202,7 +245,7 @@ def test_report_jumps_lists_the_players_who_moved_by_the_threshold(tmp_path: Pat
 def test_report_jumps_shows_each_jump_in_text(tmp_path: Path) -> None:
     output = season_report(tmp_path, "jumps", "--threshold", "40")
     assert "threshold 40: 1 players" in output
-    assert "+46   10 ->  56  Weak, Will 102807J  category A, 30 games (30 counted)" in output
+    assert "+46   10 ->  56  Weak, Will 102807J  category X, 30 games (30 counted)" in output
 
 
 def test_report_integrity_compares_the_list_with_the_previous_one(tmp_path: Path) -> None:
@@ -212,7 +255,7 @@ def test_report_integrity_compares_the_list_with_the_previous_one(tmp_path: Path
     assert "this list: 4 published, mean 76.5, median 73.0" in output
     assert "previous: 4 published, mean 66.5, median 55.0" in output
     assert "in both: 4, mean change 10.00" in output
-    assert "categories: X 0, A 4, B 0, C 0, D 0, E 0, uncategorised 0, unpublished 2" in output
+    assert "categories: X 4, A 0, B 0, C 0, D 0, E 0, uncategorised 0, unpublished 2" in output
     # The 60 games of published players, all won by the player 70 and 56 points stronger:
     # G12 expects 0.5 + 40/100 of him (the cap), he scored 1.
     assert "results against grades: 60 games" in output
@@ -224,14 +267,14 @@ def test_report_attention_names_the_unanchored_pool_and_the_zero(tmp_path: Path)
     unanchored = output.split("unanchored (G11): 2")[1].split("published at 0 (G21): 1")[0]
     assert ["Doe, Jane" in unanchored, "Roe, Rita" in unanchored] == [True, True]
     assert "start 0.0 (estimated)" in unanchored  # G11: a closed pool's mean is 0
-    assert "233310H Zero, Zak: grade 0A, 30 games (30 counted), start 6.0 (previous)" in output
+    assert "233310H Zero, Zak: grade 0X, 30 games (30 counted), start 6.0 (previous)" in output
 
 
 def test_report_received_lists_the_seasons_event_with_its_graded_games(tmp_path: Path) -> None:
     graded_season(tmp_path)
     code, output = invoke("report", "received", "--season", "2013")
     assert code == 0
-    assert "season 2012-06-01..2013-05-31: 1" in output
+    assert "season 2012-07-01..2013-06-30: 1" in output  # the 2013-07 lists' period (G32)
     assert (
         "XX12345 Anytown Congress (Congress, standard), 2013-05-11..2013-05-12: "
         "61 games graded, submission 1"
@@ -250,7 +293,7 @@ def test_lists_export_writes_the_published_list_as_csv(tmp_path: Path) -> None:
     bloggs = rows["261619B"]
     assert [bloggs[k] for k in ("Name", "Cat", "Grade", "Grade1", "Games", "ClubNam1")] == [
         "Bloggs, Joe",
-        "A",
+        "X",
         "160",
         "150",
         "30",
@@ -273,7 +316,7 @@ def test_lists_export_writes_the_published_list_as_xlsx(tmp_path: Path) -> None:
     assert [smith[k] for k in ("Name", "Sex", "Cat", "Grade", "Grade1", "Games")] == [
         "Smith, Jane",
         "F",
-        "A",
+        "X",
         90,  # numbers as numbers
         100,
         30,
@@ -295,7 +338,7 @@ SMITH_OF_NEWTOWN = "#PIN=2#NAME=Smith, John#CLUB NAME=Newtown"  # no code, a clu
 SMITHS = (102807, 233310, 300001, 300002)  # four records of one name, merged in pairs
 
 
-def load_list(tmp_path: Path, text: str, list_id: str = "2012-07") -> None:
+def load_list(tmp_path: Path, text: str, list_id: str = "2013-01") -> None:
     start = tmp_path / "start.csv"
     start.write_text(text)
     code, output = invoke("lists", "import", str(start), "--list", list_id, "--rate", "standard")
@@ -359,7 +402,7 @@ def test_merge_makes_the_absorbed_code_resolve_to_the_survivor(tmp_path: Path) -
     assert AuditLog.objects.filter(action="merge players").count() == 1
     code, output = invoke("player", "102807J")  # the survivor's grade, 120, not 100
     assert code == 0
-    assert "Smith, John 233310H  standard list 2012-07" in output
+    assert "Smith, John 233310H  standard list 2013-01" in output
     assert "Grade 120, category A, games 30" in output
     code, output = invoke("merge", "102807J", "--into", "233310H")
     assert (code, "expected two different players, got 233310H twice" in output) == (1, True)

@@ -274,14 +274,58 @@ _RATE = click.option(
 @_LIST
 @_RATE
 @click.option("--version", help="initial, august, revN (default: the next one due).")
-def grade(list_id: str, rate: str, version: str | None) -> None:
+@click.option(
+    "--rule-set",
+    "rules_name",
+    help="Compute under another rule set (ecf-2009, ecf-2012, ecf-2015): a what-if draft, "
+    "never published as the list's own (default: the rule set of the list's date, G31).",
+)
+def grade(list_id: str, rate: str, version: str | None, rules_name: str | None) -> None:
     """Compute a list version (a draft) from the results on record."""
     _django()
     from ecfgrading.engine.types import Rate
     from ecfgrading.services.grading.compute import compute_version
 
-    run = compute_version(list_id, Rate(rate), version, actor="cli")
+    run = compute_version(list_id, Rate(rate), version, actor="cli", rules_name=rules_name)
     click.echo(run.to_text())
+
+
+@main.command()
+@click.option("--from", "first", required=True, help="The first list, e.g. 2010-01.")
+@click.option("--to", "last", required=True, help="The last list, e.g. 2016-07.")
+@click.option(
+    "--rule-set",
+    "rules_name",
+    help="Recompute every list under this rule set (a what-if; default: each list's own, G31).",
+)
+@click.option("--again", is_flag=True, help="Recompute lists an interrupted run already did.")
+def regrade(first: str, last: str, rules_name: str | None, again: bool) -> None:
+    """Recompute every published list of a span in order as drafts, and compare.
+
+    Each list's draft is compared with its published version: how many grades differ,
+    and the largest differences. Interrupt it at any time (Ctrl-C): run the same command
+    again to go on from where it stopped.
+    """
+    _django()
+    from ecfgrading.services.grading.regrade import check_span, span
+    from ecfgrading.services.grading.regrade import regrade as run
+
+    check_span(first, last)
+    checks = recomputed = differing = 0
+    try:
+        with _progress("regrade", len(span(first, last))) as progress:
+            for check in run(first, last, rules_name=rules_name, again=again, progress=progress):
+                click.echo(check.to_text())  # each list as it is done: the run's progress
+                checks += 1
+                recomputed += int(bool(check.draft))
+                differing += int(check.differs > 0)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted after {checks} lists: run the same command to go on", err=True)
+        sys.exit(130)
+    click.echo(
+        f"{recomputed} lists recomputed, {checks - recomputed} skipped; "
+        f"{differing} differ from their published versions"
+    )
 
 
 @main.command()

@@ -24,6 +24,7 @@ class Federation:
 
     codes: count[int] = field(default_factory=lambda: count(100_001))
     events: count[int] = field(default_factory=lambda: count(1))
+    assigned_from: str = "2009-07"  # the first list opponents' assigned grades apply to
 
     def player(self, surname: str, forenames: str = "A", born: date | None = None) -> Player:
         return Player.objects.create(
@@ -33,7 +34,7 @@ class Federation:
     def opponent(self, rate: Rate, grade: float) -> Player:
         """A one-off opponent whose starting grade is assigned from the first list on."""
         player = self.player(f"Opponent{grade:g}", f"No{next(self.codes)}")
-        assign_starting_grade(player.ref, rate, valid_from="2009-07", grade=grade)
+        assign_starting_grade(player.ref, rate, valid_from=self.assigned_from, grade=grade)
         return player
 
     def event(

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from ecfgrading.engine import Rate
+from ecfgrading.errors import ErrorKind
 from ecfgrading.lookups.versions import VersionError
 from ecfgrading.registry.models import (
     Game,
@@ -43,7 +44,7 @@ def test_g26_versions_are_named_in_order_and_published_ones_are_immutable() -> N
     assert compute_version("2013-07", STANDARD).version == "initial"  # the draft, again
     publish_version("2013-07", STANDARD, "initial", allow_unanchored=True)  # a first list
     with pytest.raises(VersionError, match="already published"):
-        publish_version("2013-07", STANDARD, "initial")
+        publish_version("2013-07", STANDARD, "initial", allow_unanchored=True)
     with pytest.raises(VersionError, match="immutable"):
         compute_version("2013-07", STANDARD, "initial")
     assert compute_version("2013-07", STANDARD).version == "august"
@@ -68,9 +69,9 @@ def test_g26_a_version_name_must_be_one_that_can_come_next() -> None:
 def test_a_list_with_no_graded_games_in_its_latest_period_is_not_made() -> None:
     import_results(results_file(PLAYERS, GAMES), filename="a.txt")  # games of May 2013
     with pytest.raises(VersionError) as refused:
-        compute_version("2012-07", STANDARD)  # P0 June 2011 .. May 2012
+        compute_version("2012-07", STANDARD)  # P0 June 2011 .. June 2012 (G32)
     assert refused.value.message == (
-        "expected graded standard games in 2011-06-01..2012-05-31, the latest period of "
+        "expected graded standard games in 2011-06-01..2012-06-30, the latest period of "
         "list 2012-07, got none: nothing to grade"
     )
     assert not GradingList.objects.exists()
@@ -103,15 +104,36 @@ def test_games_of_players_awaiting_identification_are_left_out_and_reported() ->
 # The rule set a version names -------------------------------------------------------------
 
 
-def test_a_version_records_the_rule_set_it_was_computed_under() -> None:
-    import_results(results_file(PLAYERS, GAMES), filename="a.txt")
-    compute_version("2013-07", STANDARD)
+def test_g31_a_version_records_the_rule_set_of_its_date() -> None:
+    import_results(results_file(PLAYERS, GAMES), filename="a.txt")  # games of May 2013
+    run = compute_version("2013-07", STANDARD)
 
-    assert ListVersion.objects.get(name="initial").rules_name == "ecf-2009"
+    assert ListVersion.objects.get(name="initial").rules_name == "ecf-2012"  # 2012-01..2014-07
+    assert run.rule_set == "ecf-2012"
+    assert "rule set ecf-2012" in run.to_text()
+
+
+def test_g31_a_what_if_draft_records_its_rule_set_and_is_never_published() -> None:
+    import_results(results_file(PLAYERS, GAMES), filename="a.txt")
+    compute_version("2013-07", STANDARD, rules_name="ecf-2015")
+    assert ListVersion.objects.get(name="initial").rules_name == "ecf-2015"
+
+    with pytest.raises(VersionError) as refused:
+        publish_version("2013-07", STANDARD, "initial", allow_unanchored=True)
+
+    assert refused.value.kind is ErrorKind.CONFLICT
+    assert "computed under ecf-2015, but list 2013-07 is graded under ecf-2012" in str(
+        refused.value
+    )
+    assert not ListVersion.objects.filter(status=ListVersion.Status.PUBLISHED).exists()
+    compute_version("2013-07", STANDARD)  # again under its own rules: publishable
+    published = publish_version("2013-07", STANDARD, "initial", allow_unanchored=True)
+    assert published.rules_name == "ecf-2012"
 
 
 def test_an_unknown_rule_set_is_refused_with_the_known_ones_before_anything_is_written() -> None:
-    with pytest.raises(VersionError, match=r"unknown rule set 'ecf-2099' \(known: ecf-2009\)"):
+    known = r"\(known: ecf-2009, ecf-2012, ecf-2015\)"
+    with pytest.raises(VersionError, match=rf"unknown rule set 'ecf-2099' {known}"):
         compute_version("2013-07", STANDARD, rules_name="ecf-2099")
 
     assert not GradingList.objects.exists()
@@ -124,7 +146,7 @@ def test_a_draft_recomputed_names_the_rules_of_its_new_computation() -> None:
 
     compute_version("2013-07", STANDARD)
 
-    assert ListVersion.objects.get(name="initial").rules_name == "ecf-2009"
+    assert ListVersion.objects.get(name="initial").rules_name == "ecf-2012"
 
 
 # What a run stores, column by column (G17, G20..G24) --------------------------------------

@@ -1,8 +1,9 @@
 """The list calendar where the team and the members meet it: the list the compute form
 offers, the list a member's page shows first, the next list a provisional grade is for,
 the lists a mailing goes before. Each once worked the calendar out in its own words; each
-now asks ``ListId`` (rules section 1: standard lists in July, rapid lists in January and
-July; G4; G27). Expected lists are worked by hand from those words."""
+now asks ``ListId`` (rules section 1 and G31: standard lists in July, and in January too
+from 2012-01; rapid lists in January and July; G4; G27; G32: from 2012 a list's period
+ends on 30 June or 31 December). Expected lists are worked by hand from those words."""
 
 from __future__ import annotations
 
@@ -45,8 +46,13 @@ def _published_standard(list_id: str) -> None:
     [
         (["2012-07 standard"], "2012-07 rapid"),  # July publishes both rates
         (["2012-07 rapid"], "2012-07 standard"),  # ... so its standard list is still due
-        (["2012-07 standard", "2012-07 rapid"], "2013-01 rapid"),  # January: rapid only
-        (["2012-07 standard", "2012-07 rapid", "2013-01 rapid"], "2013-07 standard"),
+        (["2012-07 standard", "2012-07 rapid"], "2013-01 standard"),  # G31: both from 2012
+        (["2012-07 standard", "2012-07 rapid", "2013-01 rapid"], "2013-01 standard"),
+        (
+            ["2012-07 standard", "2012-07 rapid", "2013-01 standard", "2013-01 rapid"],
+            "2013-07 standard",
+        ),
+        (["2010-07 standard", "2010-07 rapid"], "2011-01 rapid"),  # before 2012: rapid only
     ],
 )
 def test_the_team_is_offered_the_first_list_not_yet_computed(made: list[str], offered: str) -> None:
@@ -60,10 +66,11 @@ def test_the_team_is_offered_the_first_list_not_yet_computed(made: list[str], of
     ("published", "today", "shown"),
     [
         (None, SPRING_2013, "2013-07"),  # the July list whose season is under way
-        (None, date(2013, 5, 31), "2013-07"),  # the season's last day
-        (None, date(2013, 6, 1), "2014-07"),  # a new season
-        ("2011-07", SPRING_2013, "2012-07"),  # the list after the latest published
-        ("2013-07", date(2013, 6, 1), "2014-07"),
+        (None, date(2013, 6, 30), "2013-07"),  # the period's last day (G32)
+        (None, date(2013, 7, 1), "2014-07"),  # graded by 2014-01, then 2014-07: July's
+        (None, date(2010, 6, 1), "2011-07"),  # before 2012: a new season from June
+        ("2011-07", SPRING_2013, "2012-07"),  # the July list after the latest published
+        ("2013-07", date(2013, 7, 1), "2014-07"),
     ],
 )
 def test_a_members_page_shows_the_july_list_of_the_season_or_the_one_after_the_latest(
@@ -75,7 +82,8 @@ def test_a_members_page_shows_the_july_list_of_the_season_or_the_one_after_the_l
 
 
 def test_g4_the_provisional_grade_is_for_the_list_after_the_current_one() -> None:
-    assert next_list(ListId(2012, 7), Rate.STANDARD) == ListId(2013, 7)
+    assert next_list(ListId(2012, 7), Rate.STANDARD) == ListId(2013, 1)  # G31
+    assert next_list(ListId(2010, 7), Rate.STANDARD) == ListId(2011, 7)
     assert next_list(ListId(2012, 7), Rate.RAPID) == ListId(2013, 1)
     assert next_list(ListId(2013, 1), Rate.RAPID) == ListId(2013, 7)
 

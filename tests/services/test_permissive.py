@@ -95,7 +95,7 @@ def test_a_list_of_unanchored_players_is_published_only_when_allowed() -> None:
     assert (code, output) == (
         1,
         "Error: 2 of 2 players of 2013-07 standard initial are unanchored (G11): publish "
-        "the lists before it (such as 2012-07 standard) or assign starting grades (G6) and "
+        "the lists before it (such as 2013-01 standard) or assign starting grades (G6) and "
         "grade it again, or publish it as it is with --allow-unanchored\n",
     )
     assert ListVersion.objects.get().status == ListVersion.Status.DRAFT
@@ -104,9 +104,9 @@ def test_a_list_of_unanchored_players_is_published_only_when_allowed() -> None:
 
 
 def test_a_list_half_of_whose_players_are_anchored_is_published_without_asking() -> None:
-    import_grade_list(LIST_2012, list_id="2012-07", rates=(STANDARD,))
+    import_grade_list(LIST_2012, list_id="2013-01", rates=(STANDARD,))
     players = [
-        BLOGGS,  # 150 in the 2012-07 list (G4): anchors the newcomer he plays
+        BLOGGS,  # 150 in the 2013-01 list (G4, G33): anchors the newcomer he plays
         NEWCOMER,
         "#PIN=3#NAME=Doe, Jane#CLUB NAME=Faraway",
         "#PIN=4#NAME=Roe, Rita#CLUB NAME=Faraway",  # Doe and Roe: a closed pool

@@ -139,7 +139,7 @@ def _received(
 def default_list(today: dt.date) -> str:
     """The July list a member's page shows first: the one whose latest period holds
     ``today``'s season, or the next one after the latest published standard list."""
-    season_list = ListId.grading(today, Rate.STANDARD)
+    season_list = _july(ListId.grading(today, Rate.STANDARD))
     latest = (
         ListVersion.objects.filter(
             status=ListVersion.Status.PUBLISHED, grading_list__rate=Rate.STANDARD.value
@@ -150,5 +150,11 @@ def default_list(today: dt.date) -> str:
     )
     if latest is None:
         return str(season_list)
-    after = ListId.parse(latest).next(Rate.STANDARD)
+    after = _july(ListId.parse(latest).next(Rate.STANDARD))
     return str(min(after, season_list))
+
+
+def _july(lid: ListId) -> ListId:
+    """The July list at or after a list: memberships go by the season's July lists (G27),
+    also since standard lists are half-yearly (G31)."""
+    return lid if lid.has_august else lid.next()

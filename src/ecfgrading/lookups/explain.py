@@ -20,10 +20,11 @@ from ecfgrading.engine.explain import (
     explain_stored,
 )
 from ecfgrading.engine.outcome import Entry
-from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.periods import ListId, Period
 from ecfgrading.engine.rules import RuleSet, rule_set
 from ecfgrading.errors import ErrorKind, ServiceError, user_input
 from ecfgrading.lookups import versions
+from ecfgrading.lookups.list_inputs import period_versions
 from ecfgrading.lookups.records import Survivors
 from ecfgrading.registry.models import (
     Game,
@@ -77,8 +78,9 @@ def _entry(player: Player, rate: Rate, list_id: str | None) -> ListEntry | None:
 
 def explain_entry(entry: ListEntry) -> tuple[Explanation, dict[int, str]]:
     """The engine's Explanation for a stored entry, and the names it mentions."""
-    stored = _stored_grade(entry)
-    explanation = explain_stored(stored, _rules(entry.version))
+    rules = _rules(entry.version)
+    stored = _stored_grade(entry, rules)
+    explanation = explain_stored(stored, rules)
     return explanation, _names({entry.player_id} | {g.opponent_id for g in stored.games})
 
 
@@ -90,20 +92,22 @@ def _rules(version: ListVersion) -> RuleSet:
         raise BreakdownError(f"list version {version}: {error}", kind=ErrorKind.CONFLICT) from None
 
 
-def _stored_grade(entry: ListEntry) -> StoredGrade:
+def _stored_grade(entry: ListEntry, rules: RuleSet) -> StoredGrade:
     """The rows the version stored for the player, and those of the versions it read."""
     version = entry.version
     rate = Rate(version.grading_list.rate)
+    lid = version.grading_list.list
     survivors = Survivors()
     read = version.report.get("read_from", {})  # the P1/P2 versions, as the run recorded
     records = _records(entry.player_id, survivors)
+    by_games = rules.needs_stored_games(rate)
     return StoredGrade(
-        list_id=version.grading_list.list,
+        list_id=lid,
         rate=rate,
         entry=_engine_entry(entry),
         games=_p0_games(entry, survivors),
-        p1=_period(read.get("p1"), records, rate),
-        p2=_period(read.get("p2"), records, rate),
+        p1=_period(period_versions(read.get("p1")), records, lid.period(1), by_games),
+        p2=_period(period_versions(read.get("p2")), records, lid.period(2), by_games),
     )
 
 
@@ -180,21 +184,32 @@ def _records(player_id: int, survivors: Survivors) -> list[int]:
     return list(survivors.records(player_id))
 
 
-def _period(version_id: int | None, records: list[int], rate: Rate) -> StoredPeriod:
-    """G17: what the version that graded P1 or P2 stored for the player's records."""
-    if version_id is None:
+def _period(
+    version_ids: list[int], records: list[int], period: Period, by_games: bool
+) -> StoredPeriod:
+    """G17, G34: what the versions that graded P1 or P2 stored for the player's records:
+    their totals, or (G15, G34, G35, G38) their games dated in the period."""
+    if not version_ids:
         return StoredPeriod()
-    totals = StoredPeriodTotal.objects.filter(
-        version_id=version_id, player_id__in=records
-    ).aggregate(n=Sum("n"), total=Sum("total"))
-    games = _period_games(version_id, records) if rate is Rate.RAPID else ()
-    return StoredPeriod(int(totals["n"] or 0), float(totals["total"] or 0.0), games)
+    if not by_games and len(version_ids) == 1:
+        totals = StoredPeriodTotal.objects.filter(
+            version_id=version_ids[0], player_id__in=records
+        ).aggregate(n=Sum("n"), total=Sum("total"))
+        return StoredPeriod(int(totals["n"] or 0), float(totals["total"] or 0.0))
+    games = _period_games(version_ids, records, period)
+    return StoredPeriod(len(games), sum(g.points for g in games), games if by_games else ())
 
 
-def _period_games(version_id: int, records: list[int]) -> tuple[StoredPeriodGame, ...]:
-    """G15: every stored game of the period; the engine picks the most recent."""
+def _period_games(
+    version_ids: list[int], records: list[int], period: Period
+) -> tuple[StoredPeriodGame, ...]:
+    """Every stored game of the period; the engine picks those it brings forward."""
     rows = StoredGamePoints.objects.filter(
-        version_id=version_id, player_id__in=records, period=0
+        version_id__in=version_ids,
+        player_id__in=records,
+        period=0,
+        date__gte=period.start,
+        date__lte=period.end,
     ).values_list("game_id", "date", "sequence", "points")
     return tuple(StoredPeriodGame(g or 0, d, s, p) for g, d, s, p in rows)
 

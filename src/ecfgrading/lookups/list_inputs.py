@@ -1,4 +1,5 @@
-"""Loading what the engine needs for one list from the database, in bulk (G3..G6, G17)."""
+"""Loading what the engine needs for one list from the database, in bulk (G3..G6, G17;
+G33, G34 for the half-yearly lists)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import numpy as np
 from django.db.models import Count, Q
 
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.inputs import (
     RATE_CODES,
     GameTable,
@@ -18,7 +20,8 @@ from ecfgrading.engine.inputs import (
     StoredGames,
     StoredTotals,
 )
-from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.periods import ListId, Period
+from ecfgrading.engine.rules import RuleSet
 from ecfgrading.engine.types import Rate, ResultCode
 from ecfgrading.lookups import versions
 from ecfgrading.lookups.records import Survivors
@@ -41,7 +44,9 @@ class Sources:
 
     previous: ListVersion | None = None
     other_rate: ListVersion | None = None
-    periods: dict[int, ListVersion | None] = field(default_factory=dict)
+    # G34: the versions P1 and P2 are read from: one list's, or (standard 2012-01 and
+    # 2013-01) those of the annual lists whose P0 overlap the period, read by date.
+    periods: dict[int, list[ListVersion]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         def ref(v: ListVersion | None) -> int | None:
@@ -50,9 +55,16 @@ class Sources:
         return {
             "previous": ref(self.previous),
             "other_rate": ref(self.other_rate),
-            "p1": ref(self.periods.get(1)),
-            "p2": ref(self.periods.get(2)),
+            "p1": [v.id for v in self.periods.get(1, [])],
+            "p2": [v.id for v in self.periods.get(2, [])],
         }
+
+
+def period_versions(read: Any) -> list[int]:
+    """A report's ``p1``/``p2``: a list of version ids (an id or None in older reports)."""
+    if read is None:
+        return []
+    return [int(v) for v in read] if isinstance(read, list) else [int(read)]
 
 
 @dataclass
@@ -63,14 +75,19 @@ class Loaded:
     waiting: dict[str, int]  # event code -> games left out for pending identifications
 
 
-def load_inputs(list_id: ListId, rate: Rate) -> Loaded:
-    """Everything is keyed by surviving player: a merged record's history is his."""
+def load_inputs(list_id: ListId, rate: Rate, rules: RuleSet | None = None) -> Loaded:
+    """Everything is keyed by surviving player: a merged record's history is his.
+
+    ``rules`` (default: the rule set of the list's date, G31) decides only whether P1 and
+    P2 are read game by game; which lists are read is the list's date's (G33, G34).
+    """
+    rules = rules or rules_for(list_id)
     survivors = Survivors()
     ids, games = _games(list_id, rate, survivors)
     sources = Sources(
         previous=versions.published(list_id.previous_same_rate(rate), rate),
         other_rate=versions.published(list_id.previous_other_rate(rate), rate.other),
-        periods={k: versions.published(list_id.years_earlier(k), rate) for k in (1, 2)},
+        periods={k: _period_sources(list_id, rate, k) for k in (1, 2)},
     )
     previous = _grades(sources.previous, ids, survivors)
     players = PlayerTable.of(
@@ -80,7 +97,7 @@ def load_inputs(list_id: ListId, rate: Rate) -> Loaded:
         assigned=_assigned(list_id, rate, ids, survivors),
         birth=_births(ids, survivors),
     )
-    history = _history(sources, ids, rate, survivors)
+    history = _history(list_id, sources, ids, rate, survivors, rules)
     inputs = ListInputs(list_id, rate, players, games, history)
     grade1 = {int(i): int(g) for i, g in zip(ids, previous, strict=True) if not np.isnan(g)}
     return Loaded(inputs, sources, grade1, _waiting(list_id, rate))
@@ -168,13 +185,43 @@ def _births(ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[
     return _placed(ids, known, np.datetime64("NaT"), "datetime64[D]")
 
 
-def _history(sources: Sources, ids: IntArray, rate: Rate, survivors: Survivors) -> History:
-    """G17: P1 and P2 as the latest published versions of those lists stored them."""
+def _period_sources(list_id: ListId, rate: Rate, k: int) -> list[ListVersion]:
+    """G34: the latest published versions of the lists P_k is read from."""
+    found = (versions.published(source, rate) for source in list_id.stored_by(rate, k))
+    return [version for version in found if version is not None]
+
+
+def _history(
+    list_id: ListId,
+    sources: Sources,
+    ids: IntArray,
+    rate: Rate,
+    survivors: Survivors,
+    rules: RuleSet,
+) -> History:
+    """G17, G34: P1 and P2 as the latest published versions of those lists stored them.
+
+    A period read from one list is its stored totals (and, where the rules take actual
+    games, its stored games); one read by date from several lists is its stored games
+    dated in the period, and the totals are theirs.
+    """
     size = ids.shape[0]
-    totals = {k: _totals(sources.periods.get(k), ids, survivors) for k in (1, 2)}
-    if rate is not Rate.RAPID:
-        return History(totals[1], totals[2])
-    return History(totals[1], totals[2], _stored_games(sources, ids, size, survivors))
+    periods = {k: list_id.period(k) for k in (1, 2)}
+    by_date = any(len(sources.periods.get(k, [])) > 1 for k in (1, 2))
+    if not (rules.needs_stored_games(rate) or by_date):
+        single = {k: next(iter(sources.periods.get(k, [])), None) for k in (1, 2)}
+        return History(_totals(single[1], ids, survivors), _totals(single[2], ids, survivors))
+    games = _stored_games(sources, periods, ids, survivors)
+    totals = [_counted(games, k, size) for k in (1, 2)]
+    return History(totals[0], totals[1], games)
+
+
+def _counted(games: StoredGames, k: int, size: int) -> StoredTotals:
+    """The totals of the stored games read for P_k (G34: counts and totals are theirs)."""
+    mine = games.period == k
+    n = np.bincount(games.player[mine], minlength=size)
+    total = np.bincount(games.player[mine], weights=games.points[mine], minlength=size)
+    return StoredTotals.of(n, total, size)
 
 
 def _totals(version: ListVersion | None, ids: IntArray, survivors: Survivors) -> StoredTotals:
@@ -195,15 +242,20 @@ def _totals(version: ListVersion | None, ids: IntArray, survivors: Survivors) ->
     return StoredTotals.of(n, total, size)
 
 
-def _stored_games(sources: Sources, ids: IntArray, size: int, survivors: Survivors) -> StoredGames:
-    """G15: every stored game of P1 and P2 of the players in this list."""
+def _stored_games(
+    sources: Sources, periods: dict[int, Period], ids: IntArray, survivors: Survivors
+) -> StoredGames:
+    """G15, G34: every stored game of P1 and P2 of the players in this list, each read
+    from the versions of its period and dated in it (a game is counted in one period)."""
     rows: list[tuple[Any, ...]] = []
     for k in (1, 2):
-        version = sources.periods.get(k)
-        if version is not None:
-            query = StoredGamePoints.objects.filter(version=version, period=0).values_list(
-                "game_id", "player_id", "date", "sequence", "points"
-            )
+        for version in sources.periods.get(k, []):
+            query = StoredGamePoints.objects.filter(
+                version=version,
+                period=0,
+                date__gte=periods[k].start,
+                date__lte=periods[k].end,
+            ).values_list("game_id", "player_id", "date", "sequence", "points")
             rows += [(g or 0, p, k, d, s, x) for g, p, d, s, x in query.iterator(chunk_size=50_000)]
     if not rows:
         return StoredGames.empty()

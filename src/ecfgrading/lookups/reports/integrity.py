@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 from django.db.models import Count
 
-from ecfgrading.engine.rules import ECF_2009, RuleSet
+from ecfgrading.engine.eras import rules_for
+from ecfgrading.engine.rules import ECF_2009, RuleSet, rule_set
 from ecfgrading.engine.types import Category, Rate, ResultCode
 from ecfgrading.lookups.reports.common import TeamReport, fmt, published_grades, with_previous
 from ecfgrading.lookups.reports.grade_stats import (
@@ -27,7 +28,6 @@ from ecfgrading.registry.models import Game, ListEntry, ListVersion, StoredGameP
 # Published entries of lists loaded from old files may carry no category.
 UNCATEGORISED = "uncategorised"
 UNPUBLISHED = "unpublished"
-_CATEGORIES = tuple(c.value for c in Category if c is not Category.NONE)
 
 
 @dataclass(frozen=True)
@@ -95,12 +95,23 @@ def _array(grades: dict[int, int]) -> FloatArray:
 
 
 def _categories(version: ListVersion) -> dict[str, int]:
-    counts = dict.fromkeys((*_CATEGORIES, UNCATEGORISED, UNPUBLISHED), 0)
+    counts = dict.fromkeys((*_rule_set_categories(version), UNCATEGORISED, UNPUBLISHED), 0)
     rows = ListEntry.objects.filter(version=version).values_list("published", "category")
     for published, category, n in rows.order_by().annotate(n=Count("id")):
         key = (category or UNCATEGORISED) if published else UNPUBLISHED
         counts[key] += n
     return counts
+
+
+def _rule_set_categories(version: ListVersion) -> tuple[str, ...]:
+    """The categories the version's rule set can give (G23, G39): X where it has X, then
+    its table (F under ecf-2015)."""
+    try:
+        rules = rule_set(version.rules_name)
+    except ValueError:  # a name no longer known: the rule set of the list's date
+        rules = rules_for(version.grading_list.list)
+    x = (Category.X.value,) if rules.x_rates else ()
+    return (*x, *(row.category for row in rules.adult_categories))
 
 
 def _games(

@@ -46,10 +46,13 @@ class GradingList(models.Model):
         ordering = ("-list_id", "rate")
         constraints = (
             models.UniqueConstraint(fields=("list_id", "rate"), name="grading_list_unique"),
-            # Standard lists are annual, in July (rules, section 1).
+            # Standard lists are annual, in July, up to 2011-07; half-yearly from 2012-01
+            # (rules section 1, G31). List ids sort as text: '2011-07' < '2012-01'.
             models.CheckConstraint(
-                condition=Q(rate=RateChoice.RAPID) | Q(list_id__endswith="-07"),
-                name="grading_list_standard_in_july",
+                condition=Q(rate=RateChoice.RAPID)
+                | Q(list_id__endswith="-07")
+                | Q(list_id__gte="2012-01"),
+                name="grading_list_standard_in_july_until_2012",
             ),
         )
 

@@ -14,8 +14,9 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from ecfgrading.engine import ECF_2009, ListId, ListOutcome, Rate, RuleSet, compute_list
+from ecfgrading.engine import ListId, ListOutcome, Rate, RuleSet, compute_list
 from ecfgrading.engine.categories import CATEGORY_CODES
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.rules import rule_set
 from ecfgrading.engine.starting import SOURCE_CODES
 from ecfgrading.lookups import versions
@@ -44,6 +45,7 @@ class GradingRun:
     rate: str
     version: str
     version_id: int
+    rule_set: str = ""  # G31: the rule set the version was computed under
     players: int = 0
     published: int = 0
     categories: dict[str, int] = field(default_factory=dict)
@@ -59,7 +61,8 @@ class GradingRun:
 
     def to_text(self) -> str:
         lines = [
-            f"{self.rate} list {self.list_id}, version {self.version} (draft {self.version_id})",
+            f"{self.rate} list {self.list_id}, version {self.version} (draft {self.version_id}), "
+            f"rule set {self.rule_set}",
             f"  {self.games} graded games; {self.players} players with games; "
             f"{self.published} published",
             "  categories: " + ", ".join(f"{c} {n}" for c, n in sorted(self.categories.items())),
@@ -83,17 +86,19 @@ def compute_version(
     *,
     actor: str = "",
     user: Any = None,
-    rules_name: str = ECF_2009.name,
+    rules_name: str | None = None,
 ) -> GradingRun:
     """Compute a draft version of a list on the data as it is now (G26).
 
-    The version records the rule set it was computed under (``rules_name``), so that it
-    is explained, and recomputed, under the same rules.
+    The list is computed under the rule set of its date (G31) unless ``rules_name`` names
+    another (a what-if: such a draft is never published as the list's own version). The
+    version records the rule set it was computed under, so that it is explained, and
+    recomputed, under the same rules.
     """
     with user_input(VersionError):
         lid = ListId.parse(list_id)
         lid.check_rate(rate)
-        rules = rule_set(rules_name)
+        rules = rules_for(lid) if rules_name is None else rule_set(rules_name)
     with busy_as_error(f"grading the {rate} list {lid}"):
         return _compute(lid, rate, version, rules, actor=actor or "grading", user=user)
 
@@ -102,7 +107,7 @@ def _compute(
     lid: ListId, rate: Rate, version: str | None, rules: RuleSet, *, actor: str, user: Any
 ) -> GradingRun:
     started = time.perf_counter()
-    loaded = load_inputs(lid, rate)
+    loaded = load_inputs(lid, rate, rules)
     loaded_at = time.perf_counter()
     outcome = compute_list(loaded.inputs, rules)
     computed_at = time.perf_counter()
@@ -190,6 +195,7 @@ def _publish(
                 f"a later version of {rate} list {list_id} is already published",
                 kind=ErrorKind.CONFLICT,
             )
+        _refuse_other_rules(target)
         if not allow_unanchored:
             _refuse_mostly_unanchored(target)
         target.status = ListVersion.Status.PUBLISHED
@@ -200,6 +206,20 @@ def _publish(
             "publish list", target, user=user, actor=actor or "grading", amendments=carried
         )
     return target
+
+
+def _refuse_other_rules(version: ListVersion) -> None:
+    """G31: a list is published under the rule set of its date; a draft computed under
+    another (a what-if) is for looking at, never the list's own version."""
+    grading_list = version.grading_list
+    own = rules_for(grading_list.list)
+    if version.rules_name != own.name:
+        raise VersionError(
+            f"{grading_list} {version.name} was computed under {version.rules_name}, but "
+            f"list {grading_list.list_id} is graded under {own.name} (G31): it is a what-if "
+            f"draft and cannot be published; compute the list again without --rule-set",
+            kind=ErrorKind.CONFLICT,
+        )
 
 
 def _refuse_mostly_unanchored(version: ListVersion) -> None:
@@ -256,6 +276,7 @@ def _summary(outcome: ListOutcome, loaded: Loaded, target: ListVersion) -> Gradi
         rate=outcome.inputs.rate.value,
         version=target.name,
         version_id=target.id,
+        rule_set=outcome.rules.name,
         players=int(active.sum()),
         published=int(outcome.published.sum()),
         categories=_counted(CATEGORY_CODES[c].value or "none" for c in cols.category[active]),

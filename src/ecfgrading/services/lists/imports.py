@@ -21,8 +21,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category, Rate
 from ecfgrading.formats.gradelist import GradeListRow, RateGrade, read_grade_list_bytes
 from ecfgrading.formats.problems import Problem, Problems
@@ -479,7 +479,9 @@ def _version(
     """The ``initial`` version, entries written while it is a draft, then published."""
     rate = Rate(grading_list.rate)
     version = ListVersion.objects.create(
-        grading_list=grading_list, name=ListVersion.INITIAL, rules_name=ECF_2009.name
+        grading_list=grading_list,
+        name=ListVersion.INITIAL,
+        rules_name=rules_for(grading_list.list).name,
     )
     entries = [
         _entry(version, players[row.code.number], row, grades)
