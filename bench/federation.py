@@ -7,8 +7,9 @@ congresses (5-round Swiss sections grouped by strength) and club championships
 sections) and rapid league matches. About a fifth of the active players need an
 estimated starting grade (new adults, and juniors aged 8-17, who are always estimated,
 G7); the others have previous grades (mean 130, sd 35). Results follow the grade
-difference. Most players have stored P1 and P2 totals; rapid seasons also carry the
-stored games of P1 and P2, consistent with the totals (ListInputs checks it). A few
+difference. Most players have stored P1 and P2 totals; rapid seasons, and standard
+seasons from ecf-2012 on (the rule set of the list's date, G31), also carry the stored
+games of P1 and P2, consistent with the totals (the engine checks it). A few
 per cent of extra rows are defaults, games outside P0 and games of the other rate,
 which the engine must leave out (G1, G3).
 
@@ -26,6 +27,7 @@ from datetime import date
 import numpy as np
 from numpy.typing import NDArray
 
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.inputs import (
     RATE_CODES,
     GameTable,
@@ -511,12 +513,12 @@ def game_table(games: Games, rate: Rate, rng: Rng) -> GameTable:
 def history(fed: Federation, cast: Roster, games: int, rate: Rate, rng: Rng) -> History:
     counts = [stored_counts(fed, cast, games, k, rng) for k in (1, 2)]
     average = [fed.strength - 6 * k * fed.junior + rng.normal(0, 8, fed.size) for k in (1, 2)]
-    if rate is Rate.STANDARD:
+    if not rules_for(fed.list_id).needs_stored_games(rate):  # G14: totals only
         totals = [
             StoredTotals.of(n, n * avg, fed.size) for n, avg in zip(counts, average, strict=True)
         ]
         return History(totals[0], totals[1])
-    return stored_rapid(fed, counts, average, rng)
+    return stored_games(fed, counts, average, rng)
 
 
 def stored_counts(fed: Federation, cast: Roster, games: int, k: int, rng: Rng) -> IntArray:
@@ -530,10 +532,11 @@ def stored_counts(fed: Federation, cast: Roster, games: int, k: int, rng: Rng) -
     return np.where(rng.random(fed.size) < chance, rng.poisson(mean) + 1, 0)
 
 
-def stored_rapid(
+def stored_games(
     fed: Federation, counts: list[IntArray], average: list[FloatArray], rng: Rng
 ) -> History:
-    """Every stored rapid game of P1 and P2, on event days (equal dates are common)."""
+    """Every stored game of P1 and P2 (G15, G35, G38), on event days across both of each
+    period's half-years (equal dates are common)."""
     size = fed.size
     parts = []
     for k in (1, 2):

@@ -1,9 +1,15 @@
-"""A slow, literal oracle for one list computation (grading-rules.md G1..G25).
+"""A slow, literal oracle for one list computation (grading-rules.md G1..G25 and
+grading-rules-eras.md G31..G40: the rule sets ecf-2009, ecf-2012 and ecf-2015).
 
 Written game by game with plain loops and dicts, straight from the rules and
-independently of ``ecfgrading.engine.compute``, so that the vectorised engine can
-be checked against it. Results are keyed by player index (position in
-``inputs.players``) and hold only players with a graded game in P0.
+independently of ``ecfgrading.engine.compute`` and ``engine.forward``, so that the
+vectorised engine can be checked against it. What the later rule sets change (which
+list dates they govern, X, how games are counted, the category tables) is written here
+from the spec's words, by rule-set name, not read from the engine's ``RuleSet``; the
+shared numbers (target, 40-point cap, margin, bonus, floor) and the list calendar (the
+periods and half-years of ``ListId``, G32) are taken from the engine. Results are keyed
+by player index (position in ``inputs.players``) and hold only players with a graded
+game in P0.
 """
 
 from __future__ import annotations
@@ -14,8 +20,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from ecfgrading.engine.inputs import RATE_CODES, ListInputs, StoredTotals
-from ecfgrading.engine.periods import age_on
-from ecfgrading.engine.rules import ECF_2009, CategoryRule, RuleSet
+from ecfgrading.engine.periods import ListId, age_on
+from ecfgrading.engine.rules import ECF_2009, ECF_2012, ECF_2015, RuleSet
 from ecfgrading.engine.types import Category, Rate, ResultCode, StartSource
 
 StoredRow = tuple[date, int, float]  # (date, recording order, points) of a stored game
@@ -23,6 +29,64 @@ StoredByPlayer = dict[tuple[int, int], list[StoredRow]]  # (player, period) -> r
 
 TOLERANCE = 1e-11  # G9: stop iterating when no estimate moves by this much in a sweep
 MAX_SWEEPS = 200_000
+
+
+# What each rule set does, from the spec's words (G31, G35..G40) -------------------------
+
+
+def rules_of_date(list_id: ListId) -> RuleSet:
+    """G31: ecf-2009 up to and including 2011-07, ecf-2012 from 2012-01 to 2014-07,
+    ecf-2015 from 2015-01."""
+    if (list_id.year, list_id.month) < (2012, 1):
+        return ECF_2009
+    if list_id.year < 2015:
+        return ECF_2012
+    return ECF_2015
+
+
+@dataclass(frozen=True)
+class Method:
+    """How a rule set turns points into a grade, beyond the shared parameters."""
+
+    x_rates: frozenset[Rate]  # G16: rapid only; G36: both rates; G37: no X
+    counting: str  # one of the three below
+    with_f: bool  # G39, G40: category F (5 games) below E
+
+
+NOTIONAL_OR_RECENT = "G14/G15/G18/G19"  # ecf-2009
+COUNT_BACK = "G35"  # ecf-2012: the N most recent games of P0, P1 and P2 together
+WHOLE_HALF_YEARS = "G37/G38"  # ecf-2015: all of P0, else whole half-years, the last pro rata
+
+METHODS = {
+    "ecf-2009": Method(frozenset({Rate.RAPID}), NOTIONAL_OR_RECENT, with_f=False),
+    "ecf-2012": Method(frozenset({Rate.STANDARD, Rate.RAPID}), COUNT_BACK, with_f=False),
+    "ecf-2015": Method(frozenset(), WHOLE_HALF_YEARS, with_f=True),
+}
+
+# G23, G39: (category, min n0, min n0 + n1, min n0 + n1 + n2); the first row that fits.
+Row = tuple[Category, int, int, int]
+ADULT_TABLE: tuple[Row, ...] = (
+    (Category.A, 30, 0, 0),
+    (Category.B, 20, 30, 0),
+    (Category.C, 10, 0, 30),
+    (Category.D, 5, 0, 15),
+    (Category.E, 1, 0, 9),
+)
+JUNIOR_TABLE: tuple[Row, ...] = (
+    (Category.A, 30, 0, 0),
+    (Category.B, 20, 0, 0),
+    (Category.C, 10, 20, 0),
+    (Category.D, 5, 0, 15),
+    (Category.E, 1, 0, 9),
+)
+F_ROW: Row = (Category.F, 1, 0, 5)  # G39, G40: ecf-2015, adults and juniors alike
+
+
+def method_of(rules: RuleSet) -> Method:
+    try:
+        return METHODS[rules.name]
+    except KeyError:
+        raise ValueError(f"the reference knows {sorted(METHODS)}, not {rules.name!r}") from None
 
 
 class NotConvergedError(RuntimeError):
@@ -41,7 +105,7 @@ class RefResult:
     n0: int
     n1: int  # G17: stored
     n2: int
-    h0: int  # G16: graded games in H0 (rapid only, else 0)
+    h0: int  # G16, G36: graded games in H0
     calculated: float  # mean points before the bonus
     bonus: float  # G20
     unrounded: float  # after G20 and G21, before G22
@@ -50,6 +114,7 @@ class RefResult:
     games_latest: int  # G24: games in P0
     games_counted: int  # G24
     points: dict[int, float]  # G12: game index -> this player's points
+    counted: frozenset[int]  # indices of the P0 games whose points are in the grade
 
 
 @dataclass(frozen=True)
@@ -61,6 +126,7 @@ class Game:
     player2: int
     score1: float
     day: date
+    order: int  # recording order (G15, G35): game ids grow as games are recorded
 
 
 @dataclass(frozen=True)
@@ -97,8 +163,11 @@ class Equations:
         return total / self.weight(u)
 
 
-def reference_compute(inputs: ListInputs, rules: RuleSet = ECF_2009) -> dict[int, RefResult]:
-    """Compute a whole list the slow way: starting grades, points, grades, categories."""
+def reference_compute(inputs: ListInputs, rules: RuleSet | None = None) -> dict[int, RefResult]:
+    """Compute a whole list the slow way: starting grades, points, grades, categories;
+    under ``rules`` or, by default, the rule set of the list's date (G31)."""
+    rules = rules or rules_of_date(inputs.list_id)
+    method_of(rules)  # fail early on a rule set the reference does not know
     sides = sides_by_player(graded_games(inputs))
     ages = junior_ages(inputs, rules)
     starts, sources, unanchored = starting_grades(inputs, rules, sides, ages)
@@ -120,6 +189,7 @@ def graded_games(inputs: ListInputs) -> list[Game]:
     rate_code = RATE_CODES[inputs.rate]
     table = inputs.games
     rows = zip(
+        table.ids.tolist(),
         table.player1.tolist(),
         table.player2.tolist(),
         table.result.tolist(),
@@ -128,10 +198,10 @@ def graded_games(inputs: ListInputs) -> list[Game]:
         strict=True,
     )
     games = []
-    for index, (player1, player2, result, day, rate) in enumerate(rows):
+    for index, (game_id, player1, player2, result, day, rate) in enumerate(rows):
         code = ResultCode(result)
         if code.graded and rate == rate_code and day is not None and day in p0:
-            games.append(Game(index, player1, player2, code.score1, day))
+            games.append(Game(index, player1, player2, code.score1, day, game_id))
     return games
 
 
@@ -323,7 +393,7 @@ def clamp(value: float, low: float, high: float) -> float:
     return min(max(value, low), high)
 
 
-# G14..G25: from points to a published line -----------------------------------------------
+# G14..G25, G35..G41: from points to a published line -------------------------------------
 
 
 def stored_games_by_player(inputs: ListInputs) -> StoredByPlayer:
@@ -354,15 +424,24 @@ def finish(
     age: int | None,
     stored: StoredByPlayer,
 ) -> RefResult:
+    method = method_of(rules)
     junior = age is not None
     n0 = len(own)
     n1, n2 = int(inputs.history.p1.n[p]), int(inputs.history.p2.n[p])
-    h0_points = half_year_points(inputs, own, points)
-    is_x = inputs.rate is Rate.RAPID and len(h0_points) >= rules.x_min_games
-    if is_x:  # G16
-        total, counted = sum(h0_points), len(h0_points)
+    h0 = inputs.list_id.h0()
+    in_h0 = [side.game.index for side in own if side.game.day in h0]
+    is_x = inputs.rate in method.x_rates and len(in_h0) >= rules.x_min_games
+    if is_x:  # G16, G36: the H0 games only
+        total, counted = sum(points[k] for k in in_h0), len(in_h0)
+        counted_games = frozenset(in_h0)
+    elif method.counting == COUNT_BACK:
+        total, counted, counted_games = count_back(p, rules, junior, own, points, stored)
+    elif method.counting == WHOLE_HALF_YEARS:
+        total, counted = whole_half_years(p, inputs, rules, junior, points, stored)
+        counted_games = frozenset(points)
     else:
         total, counted = grade_total(p, inputs, rules, junior, points, stored)
+        counted_games = frozenset(points)
     calculated = total / counted
     bonus = rules.bonus_for_age(age) if age is not None else 0.0  # G20
     unrounded = max(rules.floor, calculated + bonus)  # G21
@@ -375,24 +454,17 @@ def finish(
         n0=n0,
         n1=n1,
         n2=n2,
-        h0=len(h0_points),
+        h0=len(in_h0),
         calculated=calculated,
         bonus=bonus,
         unrounded=unrounded,
         grade=math.floor(unrounded + 0.5),  # G22
         category=Category.X if is_x else category(junior, n0, n1, n2, rules),
-        games_latest=n0,  # G24
+        games_latest=n0,  # G24, G41
         games_counted=counted,
         points=points,
+        counted=counted_games,
     )
-
-
-def half_year_points(inputs: ListInputs, own: list[Side], points: dict[int, float]) -> list[float]:
-    """G16: points of the graded games in H0 (rapid only)."""
-    if inputs.rate is not Rate.RAPID:
-        return []
-    h0 = inputs.list_id.h0()
-    return [points[side.game.index] for side in own if side.game.day in h0]
 
 
 def grade_total(
@@ -403,7 +475,8 @@ def grade_total(
     points: dict[int, float],
     stored: StoredByPlayer,
 ) -> tuple[float, int]:
-    """G14, G15, G18, G19: P0 points plus what is brought forward up to the target."""
+    """ecf-2009, G14, G15, G18, G19: P0 points plus what is brought forward up to the
+    target."""
     total, counted = sum(points.values()), len(points)
     needed = rules.target(junior) - counted
     for k, totals in enumerate(prior_totals(inputs, rules), start=1):
@@ -422,10 +495,77 @@ def grade_total(
     return total, counted
 
 
+def count_back(
+    p: int,
+    rules: RuleSet,
+    junior: bool,
+    own: list[Side],
+    points: dict[int, float],
+    stored: StoredByPlayer,
+) -> tuple[float, int, frozenset[int]]:
+    """ecf-2012, G35: the mean of the N most recent games of P0, P1 and P2 together (all
+    of them if fewer), also when P0 alone holds N or more. P0 games carry this list's
+    points, P1 and P2 games their stored points. Most recent: latest date first; on the
+    same date the one recorded later first. Returns the total, the games counted and the
+    P0 games among them."""
+    games: list[tuple[date, int, float, int | None]] = []
+    for side in own:
+        game = side.game
+        games.append((game.day, game.order, points[game.index], game.index))
+    for k in range(1, rules.prior_periods + 1):
+        for day, order, stored_points in stored.get((p, k), []):
+            games.append((day, order, stored_points, None))
+    games.sort(key=lambda game: (game[0], game[1]), reverse=True)
+    taken = games[: rules.target(junior)]
+    total = sum(game[2] for game in taken)
+    p0_games = frozenset(game[3] for game in taken if game[3] is not None)
+    return total, len(taken), p0_games
+
+
+def whole_half_years(
+    p: int,
+    inputs: ListInputs,
+    rules: RuleSet,
+    junior: bool,
+    points: dict[int, float],
+    stored: StoredByPlayer,
+) -> tuple[float, int]:
+    """ecf-2015, G37: with N or more P0 games, all of them. G38: otherwise all P0 games,
+    then the half-years H2, H3, H4, H5 (latest first), skipping those with no stored
+    game: a half-year with no more games than still needed is taken whole (its games and
+    stored total); the first with more gives only the games still needed, each at its
+    average (T_j / n_j), and the count stops."""
+    total, counted = sum(points.values()), len(points)
+    need = rules.target(junior) - counted
+    if need <= 0:  # G37
+        return total, counted
+    rows = [row for k in range(1, rules.prior_periods + 1) for row in stored.get((p, k), [])]
+    half_years = inputs.list_id.half_years()
+    for j in range(2, 2 * rules.prior_periods + 2):  # H2 .. H5
+        dated = [row[2] for row in rows if row[0] in half_years[j]]  # G34: by date
+        if not dated:
+            continue
+        n_j, t_j = len(dated), sum(dated)
+        if n_j <= need:  # whole
+            total += t_j
+            counted += n_j
+            need -= n_j
+        else:  # pro rata: ``need`` notional games at the half-year's average
+            total += need * (t_j / n_j)
+            counted += need
+            need = 0
+        if need == 0:
+            break
+    return total, counted
+
+
 def category(junior: bool, n0: int, n1: int, n2: int, rules: RuleSet) -> Category:
-    """G23: the first row of the table that fits; X is decided before (G16)."""
-    table: tuple[CategoryRule, ...] = rules.junior_categories if junior else rules.adult_categories
-    for row in table:
-        if n0 >= row.min_n0 and n0 + n1 >= row.min_n01 and n0 + n1 + n2 >= row.min_n012:
-            return Category(row.category)
+    """G23, G39: the first row of the rule set's table that fits; X is decided before
+    (G16, G36). F only under ecf-2015 (G40)."""
+    table = JUNIOR_TABLE if junior else ADULT_TABLE
+    if method_of(rules).with_f:
+        table = (*table, F_ROW)
+    for name, min_n0, min_n01, min_n012 in table:
+        if n0 >= min_n0 and n0 + n1 >= min_n01 and n0 + n1 + n2 >= min_n012:
+            return name
     return Category.NONE

@@ -1,4 +1,9 @@
-"""Properties of random seasons: the fast engine against the rules and a literal oracle."""
+"""Properties of random seasons: the fast engine against the rules and a literal oracle.
+
+The engine is compared with the reference under each rule set (ecf-2009, ecf-2012,
+ecf-2015): on lists of that rule set's era computed by default (G31), and on lists of
+the other eras computed under it explicitly (a what-if, G31).
+"""
 
 from __future__ import annotations
 
@@ -9,23 +14,47 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ecfgrading.engine import ECF_2009, Category, ListInputs, ResultCode, compute_list
+from ecfgrading.engine import Category, ListInputs, ListOutcome, ResultCode, RuleSet, compute_list
 from ecfgrading.engine.categories import CATEGORY_CODES
 from ecfgrading.engine.inputs import GameTable, History, PlayerTable, StoredGames
 from ecfgrading.engine.starting import SOURCE_CODES
 from ecfgrading.engine.types import StartSource
+from tests.engine.reference import RefResult, method_of, reference_compute, rules_of_date
 from tests.engine.reference import category as table_category
-from tests.engine.reference import reference_compute
-from tests.engine.seasons import seasons
+from tests.engine.seasons import ALL_RULES, seasons
 
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+BY_RULES = pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.name)
+
+
+@BY_RULES
 @PROPERTY
-@given(seasons())
-def test_engine_agrees_with_the_literal_reference(inputs: ListInputs) -> None:
+@given(st.data())
+def test_engine_agrees_with_the_reference_under_the_rule_set_of_the_date(
+    rules: RuleSet, data: st.DataObject
+) -> None:
+    inputs = data.draw(seasons(eras=(rules,)), label="inputs")
     outcome = compute_list(inputs)
-    expected = reference_compute(inputs)
+    assert outcome.rules == rules  # G31
+    assert_agrees(outcome, reference_compute(inputs))
+
+
+@BY_RULES
+@PROPERTY
+@given(st.data())
+def test_engine_agrees_with_the_reference_under_another_rule_set(
+    rules: RuleSet, data: st.DataObject
+) -> None:
+    others = tuple(other for other in ALL_RULES if other != rules)
+    inputs = data.draw(seasons(eras=others, rules=rules), label="inputs")
+    outcome = compute_list(inputs, rules)  # a what-if (G31): the date's periods, this method
+    assert outcome.rules == rules
+    assert_agrees(outcome, reference_compute(inputs, rules))
+
+
+def assert_agrees(outcome: ListOutcome, expected: dict[int, RefResult]) -> None:
     assert set(np.flatnonzero(outcome.players.active)) == set(expected)
     for index, ref in expected.items():
         entry = outcome.entry(index)
@@ -41,6 +70,20 @@ def test_engine_agrees_with_the_literal_reference(inputs: ListInputs) -> None:
         )
         assert entry.bonus == ref.bonus
         assert bool(entry.flags) == ref.unanchored
+    assert_counted_sides(outcome, expected)
+
+
+def assert_counted_sides(outcome: ListOutcome, expected: dict[int, RefResult]) -> None:
+    """ListOutcome.counted: the sides of P0 games in each grade (G35: the N most recent;
+    otherwise every graded game; X grades count their H0 games whatever it says)."""
+    games = outcome.inputs.games
+    counted1, counted2 = outcome.counted or (outcome.graded, outcome.graded)
+    assert not counted1[~outcome.graded].any() and not counted2[~outcome.graded].any()
+    for g in np.flatnonzero(outcome.graded):
+        for player, counted in ((games.player1[g], counted1), (games.player2[g], counted2)):
+            ref = expected[int(player)]
+            if ref.category is not Category.X:
+                assert bool(counted[g]) == (int(g) in ref.counted), (int(player), int(g))
 
 
 @PROPERTY
@@ -107,17 +150,25 @@ def test_every_points_value_lies_within_ninety_of_the_own_start(inputs: ListInpu
 
 
 @PROPERTY
-@given(seasons())
-def test_published_exactly_when_the_table_gives_a_category(inputs: ListInputs) -> None:
-    outcome = compute_list(inputs)
+@given(st.data())
+def test_published_exactly_when_the_table_gives_a_category(data: st.DataObject) -> None:
+    rules = data.draw(st.sampled_from((None, *ALL_RULES)), label="rules")
+    inputs = data.draw(seasons(rules=rules), label="inputs")
+    outcome = compute_list(inputs, rules)
+    used = rules or rules_of_date(inputs.list_id)
+    assert outcome.rules == used
+    x_applies = inputs.rate in method_of(used).x_rates  # G16, G36, G37
     cols = outcome.players
     for entry in outcome.entries():
         i = entry.index
+        if x_applies:
+            assert bool(cols.x_grade[i]) == (int(cols.h0[i]) >= used.x_min_games)
         if cols.x_grade[i]:
+            assert x_applies
             assert entry.category is Category.X
             continue
         n = (int(cols.n0[i]), entry.n1, entry.n2)
-        expected = table_category(bool(cols.junior[i]), *n, ECF_2009)
+        expected = table_category(bool(cols.junior[i]), *n, used)  # G23, G39
         assert entry.category is expected
         assert bool(outcome.published[i]) == (expected is not Category.NONE)
     assert not outcome.published[~cols.active].any()

@@ -1,6 +1,8 @@
-"""The reference oracle checked against the hand figures of cases.md, and for sanity.
+"""The reference oracle checked against the hand figures of cases.md and cases-eras.md,
+and for sanity.
 
-Expected numbers come from cases.md only (never from running the reference).
+Expected numbers come from cases.md and cases-eras.md only (never from running the
+reference).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from datetime import date
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.inputs import (
     RATE_CODES,
     GameTable,
@@ -24,10 +28,16 @@ from ecfgrading.engine.inputs import (
     StoredTotals,
 )
 from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.rules import ECF_2009
+from ecfgrading.engine.rules import ECF_2009, ECF_2012, ECF_2015, RuleSet
 from ecfgrading.engine.types import Category, Rate, ResultCode, StartSource
-from tests.engine.reference import RefResult, reference_compute
-from tests.engine.seasons import seasons
+from tests.engine.reference import (
+    COUNT_BACK,
+    RefResult,
+    method_of,
+    reference_compute,
+    rules_of_date,
+)
+from tests.engine.seasons import ALL_RULES, seasons
 
 WIN, LOSS, DRAW = ResultCode.WIN, ResultCode.LOSS, ResultCode.DRAW
 NAN = math.nan
@@ -42,6 +52,7 @@ class Hand:
     rate: Rate
     players: int
     previous: dict[int, float] = field(default_factory=dict)
+    other: dict[int, float] = field(default_factory=dict)
     birth: dict[int, date] = field(default_factory=dict)
     games: list[tuple[int, int, ResultCode, date]] = field(default_factory=list)
     p1: dict[int, tuple[int, float]] = field(default_factory=dict)  # player -> (n, total)
@@ -51,8 +62,9 @@ class Hand:
     def inputs(self) -> ListInputs:
         n = self.players
         previous = [self.previous.get(p, NAN) for p in range(n)]
+        other = [self.other.get(p, NAN) for p in range(n)]
         birth = np.array([self.birth.get(p, np.datetime64("NaT")) for p in range(n)], "M8[D]")
-        players = PlayerTable.of(np.arange(n) + 100, previous=previous, birth=birth)
+        players = PlayerTable.of(np.arange(n) + 100, previous, other, birth=birth)
         player1, player2, result, day = zip(*self.games, strict=True)
         games = GameTable.of(
             np.arange(len(self.games)) + 500,
@@ -77,8 +89,15 @@ class Hand:
         ids = np.arange(len(self.stored)) + 9000
         return StoredGames.of(ids, player, period, np.array(day, "M8[D]"), order, points)
 
-    def compute(self) -> dict[int, RefResult]:
-        return reference_compute(self.inputs())
+    def store(self, player: int, period: int, rows: Sequence[tuple[date, float]]) -> None:
+        """Stored games of P1 or P2 (G34), recorded in the order given; totals follow."""
+        for day, points in rows:
+            self.stored.append((player, period, day, len(self.stored) + 1, points))
+            n, total = (self.p1 if period == 1 else self.p2).get(player, (0, 0.0))
+            (self.p1 if period == 1 else self.p2)[player] = (n + 1, total + points)
+
+    def compute(self, rules: RuleSet | None = None) -> dict[int, RefResult]:
+        return reference_compute(self.inputs(), rules)
 
 
 def draws(
@@ -91,6 +110,17 @@ def days_from(start: date, count: int) -> list[date]:
     return [date.fromordinal(start.toordinal() + k) for k in range(count)]
 
 
+def games(
+    player: int, opponent: int, result: ResultCode, day: date, count: int = 1
+) -> list[tuple[int, int, ResultCode, date]]:
+    return [(player, opponent, result, day)] * count
+
+
+def line(result: RefResult) -> tuple[int, Category, int, int]:
+    """What a list shows: grade, category, games in P0 / games counted (G24, G41)."""
+    return result.grade, result.category, result.games_latest, result.games_counted
+
+
 # Golden cases -----------------------------------------------------------------------------
 
 
@@ -100,7 +130,7 @@ def test_c1_new_adult_with_eight_wins_is_estimated_then_capped_g8_g12() -> None:
     for k, grade in enumerate(opponents, start=1):
         hand.previous[k] = grade
         hand.games.append((0, k, WIN, date(2018, 10, k)))
-    new = hand.compute()[0]
+    new = hand.compute(ECF_2009)[0]  # cases.md is ecf-2009 (by date 2019-07 is ecf-2015: F)
     assert new.source is StartSource.ESTIMATED
     assert new.start == 176.25
     assert sorted(new.points.values()) == [186.25] * 7 + [194.0]
@@ -235,6 +265,313 @@ def test_c8_rapid_x_uses_only_the_half_year_g16() -> None:
     assert (player.games_latest, player.games_counted) == (45, 32)
 
 
+# Golden cases of the later rule sets (cases-eras.md) -------------------------------------
+
+
+def test_g31_the_reference_rule_set_of_a_date_is_the_engines() -> None:
+    lists = [ListId(y, m) for y in range(2005, 2025) for m in (1, 7)]
+    assert all(rules_of_date(lid) == rules_for(lid) for lid in lists)
+    assert rules_of_date(ListId(2011, 7)) == ECF_2009
+    assert rules_of_date(ListId(2012, 1)) == ECF_2012
+    assert rules_of_date(ListId(2014, 7)) == ECF_2012
+    assert rules_of_date(ListId(2015, 1)) == ECF_2015
+
+
+def test_c11_the_seven_month_half_year_standard_2012_01_g32_g35() -> None:
+    p, q, o = 0, 1, 2
+    hand = Hand(ListId(2012, 1), Rate.STANDARD, players=3, previous={p: 140, q: 120, o: 140})
+    hand.games = [
+        (p, o, DRAW, date(2011, 2, 12)),
+        (p, o, DRAW, date(2011, 5, 28)),
+        (p, o, LOSS, date(2011, 9, 10)),
+        (p, o, DRAW, date(2011, 10, 8)),
+        (p, o, WIN, date(2011, 12, 10)),
+        (p, o, WIN, date(2011, 12, 31)),
+        (p, o, WIN, date(2012, 1, 2)),  # after the cut-off
+        (q, o, WIN, date(2011, 12, 3)),
+        (q, o, DRAW, date(2011, 12, 17)),
+        (q, o, LOSS, date(2011, 12, 28)),
+    ]
+    hand.store(p, 1, [(date(2010, 6, 19), 150), (date(2010, 11, 20), 130)])
+    hand.store(p, 1, [(date(2009, 12, 5), 110), (date(2010, 4, 10), 100)])
+    hand.store(p, 2, [(date(2009, 10, 1), 160), (date(2009, 1, 10), 120)])
+    hand.store(q, 1, [(date(2010, 10, 9), 100)] * 6)
+    results = hand.compute()
+    assert sorted(results[p].points.values()) == [90, 140, 140, 140, 190, 190]
+    assert results[p].unrounded == pytest.approx(1660 / 12, abs=EXACT)
+    assert line(results[p]) == (138, Category.E, 6, 12)
+    assert results[q].unrounded == pytest.approx(1020 / 9, abs=EXACT)
+    assert line(results[q]) == (113, Category.E, 3, 9)
+
+
+def c12a() -> Hand:
+    p, o = 0, 1
+    hand = Hand(ListId(2013, 7), Rate.STANDARD, players=2, previous={p: 120, o: 120})
+    hand.games = games(p, o, DRAW, date(2012, 9, 15), 12) + games(p, o, DRAW, date(2013, 2, 16), 13)
+    hand.store(
+        p,
+        1,
+        [
+            (date(2011, 6, 4), 200),
+            (date(2012, 6, 28), 150),  # recorded first
+            (date(2011, 9, 10), 200),
+            (date(2012, 6, 2), 90),
+            (date(2012, 6, 28), 170),  # recorded second
+            (date(2011, 12, 3), 110),
+            (date(2012, 1, 14), 130),
+        ],
+    )
+    hand.store(p, 2, [(date(2010, 10, 2), 100)] * 5)
+    return hand
+
+
+def test_c12a_count_back_the_most_recent_actual_games_standard_g35() -> None:
+    player = c12a().compute()[0]
+    assert player.unrounded == pytest.approx(3650 / 30, abs=EXACT)
+    assert line(player) == (122, Category.B, 25, 30)
+
+
+def test_c12a_what_if_ecf_2015_whole_half_years_then_pro_rata_g38() -> None:
+    player = c12a().compute(ECF_2015)[0]
+    assert player.unrounded == pytest.approx(3710 / 30, abs=EXACT)
+    assert line(player) == (124, Category.B, 25, 30)
+
+
+def c12b(list_id: ListId, year: int) -> Hand:
+    """C12(b) (standard 2013-07) and C14(a) (the same games two years later)."""
+    r, w, v = 0, 1, 2
+    hand = Hand(list_id, Rate.STANDARD, players=3, previous={r: 160, w: 150, v: 120})
+    hand.games = (
+        games(r, w, WIN, date(year, 7, 7), 4)
+        + games(r, v, DRAW, date(year, 9, 15), 10)
+        + games(r, v, DRAW, date(year + 1, 3, 16), 20)
+    )
+    return hand
+
+
+def test_c12b_an_a_grade_counts_only_the_30_most_recent_games_g35() -> None:
+    player = c12b(ListId(2013, 7), 2012).compute()[0]
+    assert player.h0 == 20
+    assert player.unrounded == pytest.approx(120, abs=EXACT)
+    assert line(player) == (120, Category.A, 34, 30)
+    assert len(player.counted) == 30
+
+
+def test_c14a_ecf_2015_counts_all_p0_games_from_30_on_g37() -> None:
+    hand = c12b(ListId(2015, 7), 2014)
+    player = hand.compute()[0]
+    assert player.unrounded == pytest.approx(4400 / 34, abs=EXACT)
+    assert line(player) == (129, Category.A, 34, 34)
+    what_if = hand.compute(ECF_2012)[0]
+    assert line(what_if) == (120, Category.A, 34, 30)
+
+
+def c13a(list_id: ListId, year: int) -> Hand:
+    """C13(a) (standard 2014-01) and C14(b) (standard 2015-01, a year later)."""
+    x, o = 0, 1
+    hand = Hand(list_id, Rate.STANDARD, players=2, previous={x: 130, o: 130})
+    hand.games = (
+        games(x, o, WIN, date(year, 7, 6), 2)
+        + games(x, o, DRAW, date(year, 10, 5), 30)
+        + games(x, o, WIN, date(year, 3, 9), 8)
+    )
+    return hand
+
+
+def test_c13a_standard_x_under_ecf_2012_g36() -> None:
+    player = c13a(ListId(2014, 1), 2013).compute()[0]
+    assert player.h0 == 32
+    assert player.unrounded == pytest.approx(133.125, abs=EXACT)
+    assert line(player) == (133, Category.X, 40, 32)
+
+
+def test_c13b_x_across_the_seven_month_half_year_g36() -> None:
+    y, o = 0, 1
+    hand = Hand(ListId(2012, 1), Rate.STANDARD, players=2, previous={y: 150, o: 150})
+    hand.games = (
+        games(y, o, DRAW, date(2011, 6, 11), 9)
+        + games(y, o, DRAW, date(2011, 9, 17), 9)
+        + games(y, o, DRAW, date(2011, 11, 26), 9)
+        + [(y, o, WIN, day) for day in (date(2011, 12, 10), date(2011, 12, 17), date(2011, 12, 31))]
+        + games(y, o, LOSS, date(2011, 3, 5), 6)
+    )
+    player = hand.compute()[0]
+    assert player.unrounded == pytest.approx(155, abs=EXACT)
+    assert line(player) == (155, Category.X, 36, 30)
+
+
+def test_c14b_no_x_under_ecf_2015_g37() -> None:
+    hand = c13a(ListId(2015, 1), 2014)
+    player = hand.compute()[0]
+    assert player.unrounded == pytest.approx(142.5, abs=EXACT)
+    assert line(player) == (143, Category.A, 40, 40)
+    what_if = hand.compute(ECF_2012)[0]
+    assert what_if.unrounded == pytest.approx(133.125, abs=EXACT)
+    assert line(what_if) == (133, Category.X, 40, 32)
+
+
+def test_c14c_no_x_for_rapid_either_g37() -> None:
+    p, o = 0, 1
+    hand = Hand(ListId(2016, 1), Rate.RAPID, players=2, previous={p: 120, o: 120})
+    hand.games = games(p, o, DRAW, date(2015, 7, 4), 32) + games(p, o, WIN, date(2015, 1, 10), 13)
+    player = hand.compute()[0]
+    assert player.unrounded == pytest.approx(6050 / 45, abs=EXACT)
+    assert line(player) == (134, Category.A, 45, 45)
+    assert line(hand.compute(ECF_2012)[0]) == (120, Category.X, 45, 32)
+
+
+def test_c15a_the_federations_example_pro_rata_of_the_earliest_half_year_g38() -> None:
+    h, a, b = 0, 1, 2
+    hand = Hand(ListId(2015, 1), Rate.STANDARD, players=3, previous={h: 128, a: 125, b: 130})
+    hand.games = (
+        games(h, a, DRAW, date(2014, 10, 4), 11)
+        + games(h, a, DRAW, date(2014, 4, 5), 7)
+        + games(h, b, DRAW, date(2014, 4, 5), 7)
+    )
+    hand.store(h, 1, [(date(2013, 8, 3), 154)] * 6 + [(date(2013, 9, 7), 153)] * 6)
+    hand.store(h, 1, [(date(2013, 3, 2), 120)] * 6)
+    hand.store(
+        h,
+        1,
+        [
+            (date(2013, 11, 30), 94),
+            (date(2013, 12, 7), 94),
+            (date(2013, 12, 14), 44),
+            (date(2013, 12, 21), 94),
+            (date(2013, 12, 28), 144),
+        ],
+    )
+    player = hand.compute()[0]
+    assert sum(player.points.values()) == 3160
+    assert player.unrounded == pytest.approx(128, abs=EXACT)
+    assert line(player) == (128, Category.B, 25, 30)
+    what_if = hand.compute(ECF_2012)[0]
+    assert what_if.unrounded == pytest.approx(121, abs=EXACT)
+    assert line(what_if) == (121, Category.B, 25, 30)
+
+
+def test_c15b_whole_half_years_then_the_earliest_pro_rata_g38() -> None:
+    k, a = 0, 1
+    hand = Hand(ListId(2015, 1), Rate.STANDARD, players=2, previous={k: 120, a: 120})
+    hand.games = games(k, a, DRAW, date(2014, 11, 1), 8)
+    hand.store(k, 1, [(date(2013, 10, 5), 136)] * 17 + [(date(2013, 3, 2), 120)] * 6)
+    hand.store(k, 2, [(date(2012, 10, 6), 110)] * 10)
+    player = hand.compute()[0]
+    assert player.unrounded == pytest.approx(3872 / 30, abs=EXACT)
+    assert line(player) == (129, Category.D, 8, 30)
+
+
+def c16a(list_id: ListId, year: int) -> Hand:
+    f1, b, c, d = 0, 1, 2, 3
+    hand = Hand(list_id, Rate.STANDARD, players=4, previous={b: 110, c: 120, d: 130})
+    hand.other[f1] = 100
+    hand.games = (
+        games(f1, b, WIN, date(year, 3, 14), 2)
+        + games(f1, c, DRAW, date(year, 3, 15))
+        + games(f1, d, LOSS, date(year, 3, 15), 2)
+    )
+    return hand
+
+
+def test_c16a_category_f_on_five_games_g39_g40() -> None:
+    player = c16a(ListId(2015, 7), 2015).compute()[0]
+    assert (player.start, player.source) == (100, StartSource.OTHER_RATE)
+    assert player.unrounded == pytest.approx(120, abs=EXACT)
+    assert line(player) == (120, Category.F, 5, 5)
+    earlier = c16a(ListId(2014, 7), 2014).compute()[0]  # ecf-2012: E needs 9 games
+    assert earlier.unrounded == pytest.approx(120, abs=EXACT)
+    assert earlier.category is Category.NONE
+
+
+@pytest.mark.parametrize(
+    ("stored", "unrounded", "category"),
+    [
+        ([(date(2013, 3, 9), 90), (date(2013, 3, 9), 110)], 106, Category.F),
+        ([(date(2013, 3, 9), 100)], 107.5, Category.NONE),
+    ],
+)
+def test_c16bc_f_with_empty_half_years_skipped_g38_g40(
+    stored: list[tuple[date, float]], unrounded: float, category: Category
+) -> None:
+    f, e = 0, 1
+    hand = Hand(ListId(2015, 7), Rate.STANDARD, players=2, previous={f: 110, e: 110})
+    hand.games = games(f, e, DRAW, date(2014, 10, 4), 3)
+    hand.store(f, 2, stored)
+    player = hand.compute()[0]
+    assert player.unrounded == pytest.approx(unrounded, abs=EXACT)
+    assert player.category is category
+    assert (player.games_latest, player.games_counted) == (3, 3 + len(stored))
+
+
+def test_c17a_a_junior_counts_back_20_games_g35_g42() -> None:
+    j, a = 0, 1
+    hand = Hand(ListId(2013, 1), Rate.STANDARD, players=2, previous={j: 95, a: 100})
+    hand.birth[j] = date(2001, 9, 15)
+    hand.games = games(j, a, WIN, date(2012, 3, 10), 6) + games(j, a, DRAW, date(2012, 10, 13), 6)
+    hand.store(
+        j,
+        1,
+        [
+            (date(2010, 12, 11), 30),
+            (date(2011, 12, 18), 80),  # recorded first
+            (date(2011, 2, 5), 40),
+            (date(2011, 3, 12), 65),
+            (date(2011, 12, 18), 70),  # recorded second
+            (date(2011, 6, 4), 90),
+            (date(2011, 7, 2), 75),
+            (date(2011, 9, 10), 85),
+            (date(2011, 10, 1), 95),
+            (date(2011, 11, 5), 60),
+        ],
+    )
+    junior = hand.compute()[0]
+    assert (junior.junior, junior.age, junior.bonus) == (True, 10, 10)
+    assert (junior.source, junior.start) == (StartSource.ESTIMATED, pytest.approx(125))
+    assert junior.calculated == pytest.approx(106, abs=EXACT)
+    assert line(junior) == (116, Category.C, 12, 20)
+
+
+def test_c17b_a_junior_with_more_than_20_games_g35_and_what_if_g37() -> None:
+    m, a = 0, 1
+    hand = Hand(ListId(2013, 7), Rate.STANDARD, players=2, previous={a: 100})
+    hand.birth[m] = date(2000, 1, 20)
+    hand.games = games(m, a, LOSS, date(2012, 8, 4), 5) + games(m, a, DRAW, date(2013, 2, 9), 20)
+    junior = hand.compute()[0]
+    assert (junior.age, junior.start) == (13, pytest.approx(90))
+    assert junior.unrounded == pytest.approx(105, abs=EXACT)
+    assert line(junior) == (105, Category.B, 25, 20)
+    what_if = hand.compute(ECF_2015)[0]
+    assert what_if.unrounded == pytest.approx(95, abs=EXACT)
+    assert line(what_if) == (95, Category.B, 25, 25)
+
+
+def test_c18a_a_junior_under_ecf_2015_rapid_g38() -> None:
+    j, b = 0, 1
+    hand = Hand(ListId(2015, 7), Rate.RAPID, players=2, previous={b: 120})
+    hand.birth[j] = date(2002, 3, 1)
+    hand.games = games(j, b, WIN, date(2014, 9, 6), 7) + games(j, b, LOSS, date(2015, 2, 7), 7)
+    hand.store(j, 1, [(date(2013, 9, 14), 130)] * 6 + [(date(2013, 12, 14), 50)] * 2)
+    hand.store(j, 1, [(date(2014, 5, 10), 90)] * 4)
+    junior = hand.compute()[0]
+    assert (junior.age, junior.start) == (13, pytest.approx(120))
+    assert junior.unrounded == pytest.approx(118, abs=EXACT)
+    assert line(junior) == (118, Category.C, 14, 20)
+    what_if = hand.compute(ECF_2012)[0]
+    assert what_if.unrounded == pytest.approx(112, abs=EXACT)
+    assert line(what_if) == (112, Category.C, 14, 20)
+
+
+def test_c18b_thirty_games_in_h0_make_a_not_x_g37() -> None:
+    n, b = 0, 1
+    hand = Hand(ListId(2015, 7), Rate.RAPID, players=2, previous={b: 120})
+    hand.birth[n] = date(2004, 6, 1)
+    hand.games = games(n, b, DRAW, date(2015, 4, 11), 33)
+    junior = hand.compute()[0]
+    assert (junior.age, junior.bonus) == (11, 5)
+    assert line(junior) == (125, Category.A, 33, 33)
+    assert line(hand.compute(ECF_2012)[0]) == (125, Category.X, 33, 33)
+
+
 # Sanity on random seasons ----------------------------------------------------------------
 
 
@@ -281,20 +618,33 @@ def test_anchored_estimates_are_the_g9_fixed_point(inputs: ListInputs) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(seasons())
-def test_points_grades_and_counts_hang_together(inputs: ListInputs) -> None:
-    for result in reference_compute(inputs).values():
+@given(st.data())
+def test_points_grades_and_counts_hang_together(data: st.DataObject) -> None:
+    rules = data.draw(st.sampled_from((None, *ALL_RULES)), label="rules")
+    inputs = data.draw(seasons(rules=rules), label="inputs")
+    used = rules or rules_of_date(inputs.list_id)
+    method = method_of(used)
+    for result in reference_compute(inputs, rules).values():
         for k, points in result.points.items():
             score = points - result.start
-            assert -ECF_2009.cap - 50 - 1e-9 <= score <= ECF_2009.cap + 50 + 1e-9, k
+            assert -used.cap - 50 - 1e-9 <= score <= used.cap + 50 + 1e-9, k
         assert result.unrounded >= 0
         assert result.grade == math.floor(result.unrounded + 0.5)
         assert result.games_latest == result.n0 == len(result.points)
-        target = ECF_2009.target(result.junior)
-        if result.category is Category.X:
-            assert result.games_counted == result.h0 >= ECF_2009.x_min_games
-        elif result.n0 >= target:
-            assert result.games_counted == result.n0
-        else:
+        target = used.target(result.junior)
+        if result.category is Category.X:  # G16, G36
+            assert inputs.rate in method.x_rates
+            assert result.games_counted == result.h0 >= used.x_min_games
+            assert len(result.counted) == result.h0
+        elif method.counting == COUNT_BACK:  # G35
             assert result.games_counted == min(target, result.n0 + result.n1 + result.n2)
+            assert len(result.counted) == min(target, result.n0)
+        else:  # G14, G15, G18, G19; G37, G38
+            assert result.counted == set(result.points)
+            if result.n0 >= target:
+                assert result.games_counted == result.n0
+            else:
+                assert result.games_counted == min(target, result.n0 + result.n1 + result.n2)
+        if result.category is Category.F:
+            assert used == ECF_2015
         assert (result.age is not None) == result.junior
