@@ -87,13 +87,13 @@ def most_recent(n0: IntArray, target: IntArray, history: History) -> BroughtForw
     stored = history.games
     wanted = np.where(stored.period == 1, from_p1[stored.player], from_p2[stored.player])
     candidates = np.flatnonzero(wanted > 0)  # most players need few periods' games, or none
-    rank = recency_rank(
-        stored.player[candidates] * 4 + stored.period[candidates],
-        stored.date[candidates],
-        stored.order[candidates],
-    )
+    group = stored.player[candidates] * 4 + stored.period[candidates]
+    whole = np.bincount(group)[group] <= wanted[candidates]  # every game of the period
     used = np.zeros(len(stored), dtype=bool)
-    used[candidates[rank < wanted[candidates]]] = True
+    used[candidates[whole]] = True
+    partial = candidates[~whole]  # only these need the most recent picked out
+    rank = recency_rank(group[~whole], stored.date[partial], stored.order[partial])
+    used[partial[rank < wanted[partial]]] = True
     points = np.bincount(
         stored.player[used], weights=stored.points[used], minlength=n0.shape[0]
     ).astype(np.float64)
@@ -166,6 +166,19 @@ def _times_average(taken: IntArray, n: IntArray, total: FloatArray) -> FloatArra
     return np.asarray(taken * average, dtype=np.float64)
 
 
+def _sorted_by(group: IntArray, before: IntArray, order: IntArray) -> IntArray:
+    """Positions sorted by group, then days before the latest, then later recording.
+
+    One sort of one int64 key when the three fit in it (they do for any federation's
+    games); two otherwise.
+    """
+    later = order.max() - order  # 0 for the game recorded last
+    days, orders = int(before.max()) + 1, int(later.max()) + 1
+    if (int(group.max()) + 1) * days * orders < 2**62:
+        return np.argsort((group * days + before) * orders + later)
+    return np.lexsort((later, group * days + before))
+
+
 def recency_rank(group: IntArray, date: DateArray, order: IntArray) -> IntArray:
     """0 for a group's latest game, 1 for the next, ...
 
@@ -179,7 +192,7 @@ def recency_rank(group: IntArray, date: DateArray, order: IntArray) -> IntArray:
     latest = days.max()
     oldest = days[known].min() if known.any() else latest
     before = np.where(known, latest - days, latest - oldest + 1)  # unknown: oldest of all
-    by_group = np.lexsort((-order, group * (int(before.max()) + 1) + before))
+    by_group = _sorted_by(group, before, order)
     grouped = group[by_group]
     starts = np.r_[True, grouped[1:] != grouped[:-1]]
     positions = np.arange(grouped.size)
