@@ -380,7 +380,7 @@ def test_the_sheet_is_named_after_the_list_with_a_bold_frozen_header(
 ) -> None:
     book = load_workbook(io.BytesIO(export_list("2010-07", fmt="xlsx")))
 
-    assert book.sheetnames == ["2010-07"]
+    assert book.sheetnames == ["2010-07", "About"]  # About: the versions' rule sets (G31)
     sheet = book.active
     assert sheet.freeze_panes == "A2"
     assert all(cell.font.bold for cell in sheet[1])
@@ -425,6 +425,7 @@ KEYS = [
     "list",
     "rate",
     "version",
+    "rule_set",
     "grade",
     "unrounded",
     "category",
@@ -466,6 +467,7 @@ def test_a_json_entry_carries_the_grade_and_how_it_was_reached(lists: dict[str, 
         "list": "2010-07",
         "rate": "standard",
         "version": "august",
+        "rule_set": "ecf-2009",  # G31
         "grade": 95,
         "unrounded": 94.5,
         "category": "C",
@@ -489,6 +491,7 @@ def test_a_json_entry_carries_the_grade_and_how_it_was_reached(lists: dict[str, 
         "list": "2010-07",
         "rate": "rapid",
         "version": "initial",
+        "rule_set": "ecf-2009",
         "grade": 142,
         "unrounded": None,
         "category": "B",

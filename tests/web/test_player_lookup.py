@@ -391,7 +391,7 @@ def test_the_json_twin_is_the_apis_lookup_with_the_pages_row_numbers(
             "first": twin["page"]["first"],
             "last": twin["page"]["last"],
         }
-    assert {"list", "rate", "version", "published_at"} == set(twin["lists"][0])
+    assert {"list", "rate", "version", "rule_set", "published_at"} == set(twin["lists"][0])
 
 
 def test_a_code_query_in_json_answers_with_its_player(client, demo: DemoSummary) -> None:

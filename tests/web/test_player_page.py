@@ -22,11 +22,11 @@ from ecfgrading.lookups import provisional
 from ecfgrading.registry.models import Game, ListEntry, ListVersion, Player, StoredGamePoints
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.results.view import shared_view
-from tests.lookups.test_players import imported, notional_history, run
+from tests.lookups.test_players import imported, notional_half_years, run
 
 pytestmark = pytest.mark.django_db
 
-LAST_P0_END = date(2012, 5, 31)  # the demo's last lists are July 2012's
+LAST_P0_END = date(2015, 6, 30)  # the demo's last lists are July 2015's
 
 
 def url(code: str) -> str:
@@ -203,7 +203,8 @@ def test_the_json_twin_has_the_same_facts_with_iso_dates(client: Client, demo: D
     )
     for game in standard["breakdown"]["games"]:
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", game["date"])
-    assert {n["list"] for n in data["next_lists"]} == {"2013-07", "2013-01"}
+    # The demo's last lists are July 2015's: the next of both rates is January 2016 (G31).
+    assert {n["list"] for n in data["next_lists"]} == {"2016-01"}
 
 
 # --- one player, every door (issue 20) ---------------------------------------------------
@@ -301,7 +302,8 @@ def test_the_twin_and_the_api_name_the_same_facts_alike(client: Client, demo: De
     # A player graded in an earlier list only: his latest grade, under one name.
     assert twin["standard"]["grade"] is None and twin["standard"]["last_graded"]["grade"]
     games = json_of(client, f"/api/v1/players/{graded.ref}/games?rate=standard")
-    figures = set(games) - {"code", "name", "rate", "list", "version", "grade", "category"}
+    figures = set(games) - {"code", "name", "rate", "list", "version", "rule_set", "grade"}
+    figures -= {"category"}
     figures -= {"from_file"}
     breakdown = json_of(client, url(graded.ref) + "?format=json")["standard"]["breakdown"]
     assert figures and {k: breakdown.get(k) for k in figures} == {k: games[k] for k in figures}
@@ -313,7 +315,7 @@ def test_the_twin_and_the_api_name_the_same_facts_alike(client: Client, demo: De
 def test_games_received_since_the_last_list_are_listed_with_a_provisional_grade(
     client: Client, demo: DemoSummary
 ) -> None:
-    """The demo imports 2012-13's first tournaments after the last list (nextseason)."""
+    """The demo imports 2015-16's first tournaments after the last list (nextseason)."""
     since = Game.objects.filter(graded=True, rate="rapid", game_date__gt=LAST_P0_END)
     player = Player.objects.get(id=since.values_list("player1_id", flat=True).first())
     data = json.loads(client.get(url(player.ref) + "?format=json").content)
@@ -349,27 +351,35 @@ def test_the_query_count_does_not_grow_with_the_games_shown(
 
 # --- figures worked by hand -------------------------------------------------------------
 
-# tests/lookups/test_players.py's federation, clear of the demo's years and codes
-# (the demo federation may be on record: the package builds it once for all its tests).
-START, CODE = 2016, 900_000
+# tests/lookups/test_players.py's half-yearly federation, clear of the demo's years and
+# codes (the demo federation may be on record: the package builds it once for all its
+# tests), so that its lists are the latest: ecf-2015's (G31), C3's figures by G38.
+START, CODE = 2017, 900_000
 
 
 def test_the_breakdown_on_the_page_adds_up_to_the_grade(client: Client) -> None:
-    _fed, notional = notional_history(START, CODE)
+    _fed, notional = notional_half_years(START, CODE)
     page = body(client.get(url(notional.ref)))
-    # C3: 1800 + 1400 + 1040 = 4240 points over 30 games = 141.3333, rounded 141.
+    # C3's games by G38: 1800 + 1400 (a whole half-year) + 1040 (8 of 20 games at 130)
+    # = 4240 points over 30 games = 141.3333, rounded 141.
     assert "<strong>1,800.00</strong> points" in page
     assert "4,240.00 points ÷ 30 games = <strong>141.3333</strong>" in page
     assert '(G22): <strong class="result">141</strong>' in page
+    assert "the whole half-year, its 10 games with their stored points (G38)" in page
+    assert "8 of its 20 games (2,600.00 points), each at its average of 130.00 (G38)" in page
+    assert 'computed under <a href="/help/#rule-sets">ecf-2015</a>' in page
 
 
 def test_g27_a_grade_revised_since_august_is_marked_in_words(client: Client) -> None:
-    fed, notional = notional_history(START, CODE)
+    fed, notional = notional_half_years(START, CODE)
     last = f"{START + 2}-07"
+    # August: a late win: P0 13 games, 2000 points; H2 whole (1400), 7 of H4 at 130
+    # (910): (2000 + 1400 + 910) / 30 = 143.67 -> 144.
     imported(fed.event(fed.against(notional, ["10"], 150, date(START + 2, 3, 1))))
-    run(last)  # august: 144 (tests/lookups/test_players.py)
+    run(last)
+    # rev1: a late loss: 14 games, 2100; H2 whole, 6 of H4 at 130 (780): 4280 / 30 = 143.
     imported(fed.event(fed.against(notional, ["01"], 150, date(START + 2, 3, 2))))
-    run(last)  # rev1: 143
+    run(last)
     page = body(client.get(url(notional.ref)))
     assert re.search(r'class="big" href="#how-standard">143<', page)
     assert 'class="august revised">August grade: <strong>144C</strong>' in page
@@ -378,10 +388,12 @@ def test_g27_a_grade_revised_since_august_is_marked_in_words(client: Client) -> 
 
 
 def test_the_next_list_says_how_many_games_keep_him_on_it(client: Client) -> None:
-    fed, notional = notional_history(START, CODE)
+    fed, notional = notional_half_years(START, CODE)
     imported(fed.event(fed.against(notional, ["10", "10"], 150, date(START + 2, 9, 1))))
     page = body(client.get(url(notional.ref)))
-    # Worked in tests/services: provisional 150 E on 2 games; D needs 3 more.
-    assert '<strong class="prov-grade">150</strong>' in page
-    assert "already enough for category <strong>E</strong>" in page
+    # The next list, 2020-01 (ecf-2015): P0 is 2019, the 12 draws of March (1800, S 141)
+    # and the 2 new wins (400); need 16: H3 (January-June 2018) whole, 10 games (1400),
+    # then 6 of H5's 20 at 130 (780): (2200 + 1400 + 780) / 30 = 146, C (n0 14, 44 in all).
+    assert '<strong class="prov-grade">146</strong>' in page
+    assert "already enough for category <strong>C</strong>" in page
     assert '<th scope="row">D</th><td>15 games in the latest three seasons' in page

@@ -20,7 +20,7 @@ from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.explain import Explanation, Forward, GameLine
 from ecfgrading.engine.outcome import Entry
 from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.rules import CategoryRule, RuleSet, rule_set
+from ecfgrading.engine.rules import CategoryRule, Counting, RuleSet, rule_set
 from ecfgrading.engine.types import Category, Rate, ResultCode, StartSource
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.explain import explain_entry
@@ -98,15 +98,34 @@ class GameRow:
 
 @dataclass(frozen=True)
 class BroughtForward:
-    """Games of an earlier period counted towards the target (G14 notional, G15 actual)."""
+    """Games of an earlier period, or half-year, counted towards the target: G14
+    (notional), G15 and G35 (actual, most recent), G38 (whole half-years, the earliest
+    pro rata)."""
 
     period: int  # 1 or 2
-    start: date
+    start: date  # the period's, or the half-year's (G38)
     end: date
     games: int
-    average: float | None  # standard: each notional game is worth the period's average
+    average: float | None  # notional games are each worth this (G14; G38 pro rata)
     points: float
-    stored: tuple[GameRow, ...]  # rapid: the actual games, most recent first
+    stored: tuple[GameRow, ...]  # the actual games, most recent first
+    rule: str  # the rule that brought them: G14, G15, G35 or G38
+    half_year_games: int = 0  # G38: the half-year's stored games and points
+    half_year_total: float = 0.0
+
+    @property
+    def whole(self) -> bool:
+        """G38: a half-year taken whole, its actual games."""
+        return self.rule == "G38" and self.average is None
+
+
+@dataclass(frozen=True)
+class PeriodShown:
+    """One of the periods a grade reads (G32), named as the breakdown names it."""
+
+    name: str  # P0, P1, P2
+    start: date
+    end: date
 
 
 @dataclass(frozen=True)
@@ -129,8 +148,8 @@ class CategoryReason:
         table = "junior" if self.junior else "adult"
         if self.x_grade:
             return (
-                f"{self.h0_games} rapid games in the latest half-year, {self.x_min_games} or "
-                "more: category X, and the grade counts those games only (G16)"
+                f"{self.h0_games} games in the latest half-year, {self.x_min_games} or "
+                "more: category X, and the grade counts those games only (G16, G36)"
             )
         if self.rule is None:
             return (
@@ -159,6 +178,9 @@ class Breakdown:
     list_id: str
     rate: Rate
     version: str  # initial, august, revN; 'provisional' for the next list
+    rule_set: str  # G44: the rule set the grade was computed under
+    periods: tuple[PeriodShown, ...]  # G44: P0, P1, P2
+    long_half_year: tuple[date, date] | None  # G32: the 7-month half-year, where it is used
     start: date  # the list's latest period P0
     end: date
     h0_start: date  # rapid X grades count the half-year H0 only (G16)
@@ -197,8 +219,14 @@ class Breakdown:
 
     @property
     def other_games(self) -> tuple[GameRow, ...]:
-        """P0 games an X grade leaves out: those before the half-year (G16)."""
+        """P0 games the grade leaves out: before the half-year for an X grade (G16, G36);
+        older than the most recent games counted (G35)."""
         return tuple(g for g in self.games if not g.counted)
+
+    @property
+    def counted_back(self) -> bool:
+        """G35: only the most recent of the P0 games count."""
+        return not self.x_grade and bool(self.other_games)
 
     @property
     def start_words(self) -> str:
@@ -321,6 +349,9 @@ def breakdown(expl: Explanation, version: str, context: Context) -> Breakdown:
         list_id=expl.list_id,
         rate=expl.rate,
         version=version,
+        rule_set=expl.rule_set or context.rules.name,
+        periods=tuple(PeriodShown(f"P{k}", p.start, p.end) for k, p in enumerate(expl.periods)),
+        long_half_year=_long_half_year(lid),
         start=lid.p0().start,
         end=lid.p0().end,
         h0_start=lid.h0().start,
@@ -331,7 +362,7 @@ def breakdown(expl: Explanation, version: str, context: Context) -> Breakdown:
         games=games,
         latest_points=sum(g.points or 0.0 for g in counted),
         latest_games=len(counted),
-        forward=tuple(_forward(lid, f, context) for f in expl.forward),
+        forward=tuple(_forward(lid, f, context, expl.rate) for f in expl.forward),
         points_total=expl.points_total,
         games_counted=entry.games_counted,
         calculated=entry.calculated,
@@ -345,6 +376,14 @@ def breakdown(expl: Explanation, version: str, context: Context) -> Breakdown:
         cap=context.rules.cap,
         margin=context.rules.result_margin,
     )
+
+
+def _long_half_year(lid: ListId) -> tuple[date, date] | None:
+    """G32: the 7-month half-year among those the list's periods are made of, if any."""
+    for half in lid.half_years():
+        if (half.end - half.start).days > 200:
+            return half.start, half.end
+    return None
 
 
 def _h0(expl: Explanation) -> int:
@@ -372,17 +411,17 @@ def _line_row(line: GameLine, x_grade: bool, context: Context) -> GameRow:
         opponent_start=_known(line.opponent_start),
         counted_as=_known(line.counted_as),
         points=line.points,
-        counted=line.in_h0 or not x_grade,
+        counted=line.in_h0 if x_grade else line.counted,
     )
 
 
-def _forward(lid: ListId, part: Forward, context: Context) -> BroughtForward:
-    period = lid.period(part.period)
+def _forward(lid: ListId, part: Forward, context: Context, rate: Rate) -> BroughtForward:
+    span = lid.half_years()[part.half_year] if part.half_year else lid.period(part.period)
     stored = sorted(part.stored_games, key=lambda s: (s.date or date.min, s.game_id), reverse=True)
     return BroughtForward(
         period=part.period,
-        start=period.start,
-        end=period.end,
+        start=span.start,
+        end=span.end,
         games=part.games,
         average=part.average,
         points=part.points,
@@ -391,7 +430,19 @@ def _forward(lid: ListId, part: Forward, context: Context) -> BroughtForward:
             for s in stored
             if s.game_id in context.details
         ),
+        rule=_forward_rule(part, context.rules, rate),
+        half_year_games=part.half_year_games,
+        half_year_total=part.half_year_total,
     )
+
+
+def _forward_rule(part: Forward, rules: RuleSet, rate: Rate) -> str:
+    """The rule that brought these games forward, as the breakdown cites it."""
+    if part.half_year is not None:
+        return "G38"
+    if rules.counting is Counting.COUNT_BACK:
+        return "G35"
+    return "G14" if rate is Rate.STANDARD else "G15"
 
 
 def received_row(
@@ -447,7 +498,7 @@ def short_words(category: str, junior: bool, rules: RuleSet) -> str:
     Written from the row of the table (G16, G23), so the words follow the rule set.
     """
     if category == Category.X.value:
-        return f"{rules.x_min_games} rapid games in the latest half-season"
+        return f"{rules.x_min_games} games in the latest half-year"
     table = rules.junior_categories if junior else rules.adult_categories
     row = next((r for r in table if r.category == category), None)
     if row is None:

@@ -5,6 +5,10 @@ draft is refused, never exported. Privacy (architecture, data rules; G25): playe
 columns are read by an explicit list of public fields, so a date of birth, an address or
 an e-mail address is never even fetched; juniors' ages come from the entries.
 
+Every export names the rule set each version was computed under (G31): JSON in a field
+``rule_set`` of every entry, the spreadsheet in a second sheet about the list. The CSV is
+the federation's fixed 20 columns (results-file.md section 2), which have no room for it.
+
 An export makes a fixed handful of queries whatever the list's size (the versions, the
 entries with their players, the previous list's and the august grades, the clubs).
 """
@@ -21,6 +25,7 @@ from typing import Any, NamedTuple
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 from django.db.models import QuerySet
+from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
@@ -39,6 +44,7 @@ from ecfgrading.formats.gradelist import (
     write_grade_list,
 )
 from ecfgrading.formats.names import full_name
+from ecfgrading.lookups.guide import era as rule_set_era
 from ecfgrading.lookups.memberships import shown_clubs
 from ecfgrading.lookups.versions import published
 from ecfgrading.registry.models import GradingList, ListEntry, ListVersion
@@ -89,13 +95,16 @@ def export_list(
     write = _writer(fmt)
     target = _list_id(list_id)
     versions = {rate: _version(target, rate, version) for rate in _rates(target, rates)}
-    return write(target, _rows(target, versions))
+    return write(target, versions, _rows(target, versions))
 
 
 # What to export ---------------------------------------------------------------------------
 
 
-def _writer(fmt: str) -> Callable[[ListId, Sequence[_Row]], bytes]:
+Writer = Callable[[ListId, Mapping[Rate, ListVersion], Sequence["_Row"]], bytes]
+
+
+def _writer(fmt: str) -> Writer:
     writers = {"csv": _csv, "json": _json, "xlsx": _xlsx}
     if fmt not in writers:
         raise ExportError(
@@ -193,6 +202,7 @@ class _Grade(NamedTuple):
 
     rate: Rate
     version: str
+    rule_set: str  # G31: the rule set the version was computed under
     grade: int | None
     unrounded: float | None
     category: str
@@ -298,6 +308,7 @@ def _grade(values: Any, rate: Rate, context: _Context) -> _Grade:
     return _Grade(
         rate=rate,
         version=context.version.name,
+        rule_set=context.version.rules_name,
         grade=grade,
         unrounded=values.unrounded,
         category=values.category,
@@ -329,8 +340,9 @@ def _clubs(entries: QuerySet[ListEntry], season: int) -> dict[int, tuple[str, ..
 # CSV and XLSX -----------------------------------------------------------------------------
 
 
-def _csv(target: ListId, rows: Sequence[_Row]) -> bytes:
-    """results-file.md section 2, one row per player graded in either rate."""
+def _csv(target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]) -> bytes:
+    """results-file.md section 2, one row per player graded in either rate (the fixed 20
+    columns: no rule set, G31, which the JSON and the spreadsheet name)."""
     return write_grade_list(GradeList(tuple(_list_row(row) for row in rows))).encode("utf-8")
 
 
@@ -358,14 +370,16 @@ def _rate_grade(grade: _Grade | None) -> RateGrade:
 Cell = str | int | None
 
 
-def _xlsx(target: ListId, rows: Sequence[_Row]) -> bytes:
-    """The CSV's columns in one sheet named after the list; numbers as numbers."""
+def _xlsx(target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]) -> bytes:
+    """The CSV's columns in a sheet named after the list, numbers as numbers; then a sheet
+    ``About`` naming each rate's version and the rule set it was computed under (G31)."""
     book = Workbook(write_only=True)  # streams rows: a quarter faster on a full list
     sheet = book.create_sheet(str(target))
     sheet.freeze_panes = "A2"
     sheet.append([_bold(sheet, name) for name in HEADER])
     for row in rows:
         sheet.append(_sheet_cells(_list_row(row)))
+    _about_sheet(book, target, versions)
     stamp = dt.datetime(target.year, target.month, 1)
     book.properties.created = book.properties.modified = stamp
     out = io.BytesIO()
@@ -397,6 +411,27 @@ class _Dated(ZipFile):
         self.writestr(arcname or written.name, written.read_bytes())
 
 
+ABOUT_SHEET = "About"
+ABOUT_HEADER = ("List", "Rate", "Version", "Published", "Rule set", "Rules")
+
+
+def _about_sheet(book: Workbook, target: ListId, versions: Mapping[Rate, ListVersion]) -> None:
+    """G31: which version of each rate the file holds and the rule set that computed it."""
+    sheet = book.create_sheet(ABOUT_SHEET)
+    sheet.append([_bold(sheet, name) for name in ABOUT_HEADER])
+    for rate in RATE_ORDER:
+        version = versions.get(rate)
+        if version is None:
+            continue
+        published_on = None
+        if version.published_at is not None:
+            published_on = timezone.localtime(version.published_at).date()
+        era = rule_set_era(version.rules_name)
+        sheet.append(
+            [str(target), rate.value, version.name, published_on, era.name, era.words or None]
+        )
+
+
 def _bold(sheet: Any, text: str) -> WriteOnlyCell:
     cell = WriteOnlyCell(sheet, value=text)
     cell.font = Font(bold=True)
@@ -426,7 +461,7 @@ def _rate_cells(grade: RateGrade) -> list[Cell]:
 # JSON -------------------------------------------------------------------------------------
 
 
-def _json(target: ListId, rows: Sequence[_Row]) -> bytes:
+def _json(target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]) -> bytes:
     """An array of one object per published player and rate, sorted like the CSV.
 
     One entry a line: readable and diffable, and each line goes through the C encoder
@@ -455,6 +490,7 @@ def _json_entry(target: ListId, row: _Row, grade: _Grade) -> dict[str, Any]:
         "list": str(target),
         "rate": str(grade.rate),
         "version": grade.version,
+        "rule_set": grade.rule_set,  # G31
         "grade": grade.grade,
         "unrounded": grade.unrounded,
         "category": grade.category or None,

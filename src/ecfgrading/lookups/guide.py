@@ -2,19 +2,25 @@
 
 Every figure comes from the rule set (``engine.rules.ECF_2009`` by default) and every
 worked example is computed by the engine's own functions, so a page can never state a
-rule differently from the calculation that applies it.
+rule differently from the calculation that applies it. The federation's three rule sets
+(G31) are compared side by side by ``rule_sets``, their dates from the engine's calendar
+(``engine.eras``, ``engine.periods``); ``era`` names the lists a rule set was used for.
 """
 
 from __future__ import annotations
 
 import calendar
+import datetime as dt
 from dataclasses import dataclass
 
 import numpy as np
 
+from ecfgrading.engine.eras import ERAS
 from ecfgrading.engine.grading import game_points
+from ecfgrading.engine.periods import CALENDAR, ListId, Period
 from ecfgrading.engine.rateplay import Session, TimeControl, rate_of_play
-from ecfgrading.engine.rules import ECF_2009, CategoryRule, RuleSet
+from ecfgrading.engine.rules import ECF_2009, CategoryRule, Counting, RuleSet
+from ecfgrading.engine.types import Rate
 from ecfgrading.lookups.conversions import Conversion, ConversionTable, conversion, conversion_table
 
 _SPANS = {0: "latest season", 1: "two latest seasons", 2: "latest three seasons"}
@@ -63,6 +69,7 @@ class Guide:
     """Every number the help page states."""
 
     rules_name: str
+    era: RuleSetEra  # G31: the lists computed under this rule set
     adult: tuple[CategoryLine, ...]
     junior: tuple[CategoryLine, ...]
     margin: int  # G12: +50 for a win, -50 for a loss
@@ -89,6 +96,7 @@ def guide(rules: RuleSet = ECF_2009) -> Guide:
     last = rules.adult_categories[-1]
     return Guide(
         rules_name=rules.name,
+        era=era(rules.name),
         adult=category_lines(rules, junior=False),
         junior=category_lines(rules, junior=True),
         margin=_whole(rules.result_margin),
@@ -189,3 +197,303 @@ def _age_date(rules: RuleSet) -> str:
 def _whole(value: float) -> int:
     """A rule's number as players read it: the rule set keeps floats for the arithmetic."""
     return round(float(value))
+
+
+# G31: the rule sets by list date --------------------------------------------------------------
+
+_MONTHS = {1: "January", 7: "July"}
+_NUMBERS = {2: "two", 3: "three", 4: "four"}
+
+
+@dataclass(frozen=True)
+class RuleSetEra:
+    """A rule set as pages name it, with the lists computed under it (G31)."""
+
+    name: str  # ecf-2012
+    first_list: str | None  # 2012-01; None: every list before the next rule set's
+    last_list: str | None  # 2014-07; None: every list since its first
+    dates: str  # "January 2012 to July 2014", "up to July 2011", "from January 2015"
+    anchor: str  # its column on the help page (/help/#rules-ecf-2012); "": not the federation's
+
+    @property
+    def words(self) -> str:
+        """'rules of January 2012 to July 2014', 'rules up to July 2011'; '' for a rule set
+        that is no era of the federation's calendar."""
+        if not self.dates:
+            return ""
+        joined = self.first_list is not None and self.last_list is not None
+        return f"rules {'of ' if joined else ''}{self.dates}"
+
+
+def era(name: str) -> RuleSetEra:
+    """The rule set ``name`` (a version's ``rules_name``) and the lists of its era (G31);
+    a name of no era (an older or what-if rule set) with no dates."""
+    for k, (first, rules) in enumerate(ERAS):
+        if rules.name != name:
+            continue
+        begins = None if k == 0 else first
+        ends = ERAS[k + 1][0].before() if k + 1 < len(ERAS) else None
+        return RuleSetEra(
+            name=name,
+            first_list=None if begins is None else str(begins),
+            last_list=None if ends is None else str(ends),
+            dates=_dates(begins, ends),
+            anchor=f"rules-{name}",
+        )
+    return RuleSetEra(name=name, first_list=None, last_list=None, dates="", anchor="")
+
+
+def eras() -> tuple[RuleSetEra, ...]:
+    """The federation's rule sets in the order they applied, with their lists (G31)."""
+    return tuple(era(rules.name) for _first, rules in ERAS)
+
+
+def _dates(first: ListId | None, last: ListId | None) -> str:
+    if first is None and last is None:
+        return "every list"
+    if first is None:
+        return f"up to {_month(last)}"
+    if last is None:
+        return f"from {_month(first)}"
+    return f"{_month(first)} to {_month(last)}"
+
+
+def _month(list_id: ListId | None) -> str:
+    """July 2011"""
+    assert list_id is not None
+    return f"{_MONTHS[list_id.month]} {list_id.year}"
+
+
+@dataclass(frozen=True)
+class RuleSetFacts:
+    """One rule set's method in plain words, each figure from its values (G31..G41)."""
+
+    era: RuleSetEra
+    standard_lists: str  # how often standard lists are published
+    rapid_lists: str
+    cutoffs: str  # the last day of play a list grades
+    transition: str  # a half-year of other than six months in its lists, if any
+    target_adult: int  # G14, G35, G37
+    target_junior: int  # G18
+    counted: str  # which games a grade counts
+    forward: str  # how games are brought forward (G14, G15, G35, G38)
+    x_rates: tuple[Rate, ...]  # G16, G36: the rates with an X category
+    x_min_games: int
+    x: str
+    categories: tuple[str, ...]  # the adult categories, X first where it applies
+    lowest_category: str  # G23, G40: the last category, the one every listed player fits
+    lowest_games: int  # ...games in the latest three years
+    lowest_latest: int  # ...of them in the latest 12 months
+    lowest: str
+
+    @property
+    def lists(self) -> str:
+        """'Up to July 2011'"""
+        return _capital(self.era.dates)
+
+    @property
+    def played_up_to(self) -> str:
+        return f"{self.cutoffs} {self.transition}".strip()
+
+    @property
+    def letters(self) -> str:
+        return ", ".join(self.categories)
+
+
+@dataclass(frozen=True)
+class RuleSetRow:
+    """One line of the side-by-side table: what it compares, one cell per rule set."""
+
+    label: str
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RuleSets:
+    """The federation's rule sets side by side, oldest first (help page)."""
+
+    rule_sets: tuple[RuleSetFacts, ...]
+    half_yearly_standard_from: str  # G31: 'January 2012', the first January standard list
+
+    @property
+    def changed(self) -> str:
+        """'January 2012 and January 2015': the first lists of each later rule set."""
+        starts = [
+            _month(ListId.parse(f.era.first_list)) for f in self.rule_sets if f.era.first_list
+        ]
+        return " and ".join([", ".join(starts[:-1]), starts[-1]] if len(starts) > 1 else starts)
+
+    @property
+    def rows(self) -> tuple[RuleSetRow, ...]:
+        return tuple(
+            RuleSetRow(label, tuple(str(getattr(facts, name)) for facts in self.rule_sets))
+            for label, name in _ROWS
+        )
+
+
+# The side-by-side table's lines: (label, the attribute of RuleSetFacts each cell shows).
+_ROWS = (
+    ("Lists", "lists"),
+    ("Standard lists", "standard_lists"),
+    ("Rapid lists", "rapid_lists"),
+    ("Games played up to", "played_up_to"),
+    ("Games counted", "counted"),
+    ("Bringing games forward", "forward"),
+    ("X grades", "x"),
+    ("Categories", "letters"),
+    ("Lowest category (who is listed)", "lowest"),
+)
+
+
+def rule_sets() -> RuleSets:
+    """ecf-2009, ecf-2012 and ecf-2015 (G31), in the order they applied."""
+    return RuleSets(
+        rule_sets=tuple(rule_set_facts(rules) for _first, rules in ERAS),
+        half_yearly_standard_from=_month(CALENDAR.half_yearly_standard_from),
+    )
+
+
+def rule_set_facts(rules: RuleSet) -> RuleSetFacts:
+    found = era(rules.name)
+    first = ListId.parse(found.first_list) if found.first_list else None
+    last = ListId.parse(found.last_list) if found.last_list else None
+    january = _a_january_list(first, last)
+    adult, junior = rules.target_adult, rules.target_junior
+    x_rates = tuple(rate for rate in (Rate.STANDARD, Rate.RAPID) if rules.x_applies(rate))
+    lowest = rules.adult_categories[-1]
+    letters = tuple(row.category for row in rules.adult_categories)
+    years = _NUMBERS.get(rules.prior_periods + 1, str(rules.prior_periods + 1))  # G14: P0..P2
+    return RuleSetFacts(
+        era=found,
+        standard_lists=_how_often(Rate.STANDARD, january),
+        rapid_lists=_how_often(Rate.RAPID, january),
+        cutoffs=_cutoffs(january),
+        transition=_transition(first),
+        target_adult=adult,
+        target_junior=junior,
+        counted=_counted(rules.counting, adult, junior, years),
+        forward=_forward(rules.counting),
+        x_rates=x_rates,
+        x_min_games=rules.x_min_games,
+        x=_x(x_rates, rules.x_min_games),
+        categories=(*(("X",) if x_rates else ()), *letters),
+        lowest_category=lowest.category,
+        lowest_games=lowest.min_n012,
+        lowest_latest=lowest.min_n0,
+        lowest=(
+            f"{lowest.category}: {lowest.min_n012} or more games in the latest {years} years, "
+            f"at least {lowest.min_n0} of them in the latest 12 months."
+        ),
+    )
+
+
+def _a_january_list(first: ListId | None, last: ListId | None) -> ListId:
+    """A January list of the era, whose rates and cut-off are the era's (G31, G32)."""
+    if first is not None:
+        return first if first.month == 1 else first.next()
+    assert last is not None
+    return last if last.month == 1 else last.before()
+
+
+def _how_often(rate: Rate, january: ListId) -> str:
+    if rate in january.rates():
+        return "Twice a year, in January and July"
+    return "Once a year, in July"
+
+
+def _cutoffs(january: ListId) -> str:
+    """G32: the last day of play of a July and of a January list."""
+    july = january.next()
+    return (
+        f"{_day(july.cutoff())} for a July list; {_day(january.cutoff())} of the year before "
+        "for a January list."
+    )
+
+
+def _transition(first: ListId | None) -> str:
+    """G32: a half-year of other than six months in the era's first list, and the lists
+    whose latest 12 months it lengthens."""
+    if first is None:
+        return ""
+    half = first.h0()
+    if _months(half) == 6:
+        return ""
+    longer, lid = [], first
+    while _months(lid.p0()) != 12:
+        longer.append(lid)
+        lid = lid.next()
+    months = ", ".join(_MONTHS[each.month] for each in longer[:-1])
+    months = f"{months} and {_MONTHS[longer[-1].month]}" if months else _MONTHS[first.month]
+    lengthened = (
+        f", so the latest 12 months of the {months} {first.year} lists were {_months(first.p0())}"
+        if longer
+        else ""
+    )
+    return (
+        f"The latest half-year of the {_month(first)} lists ran {_months(half)} months, "
+        f"{_span(half)}{lengthened}."
+    )
+
+
+def _months(period: Period) -> int:
+    start, end = period.start, period.end
+    return (end.year - start.year) * 12 + end.month - start.month + 1
+
+
+def _span(period: Period) -> str:
+    """'1 June to 31 December 2011', '1 December 2010 to 31 May 2011'"""
+    start, end = period.start, period.end
+    first = _day(start) if start.year == end.year else f"{_day(start)} {start.year}"
+    return f"{first} to {_day(end)} {end.year}"
+
+
+def _day(day: dt.date) -> str:
+    """31 May"""
+    return f"{day.day} {calendar.month_name[day.month]}"
+
+
+def _counted(counting: Counting, adult: int, junior: int, years: str) -> str:
+    juniors = f" ({junior} for a junior)"
+    if counting is Counting.COUNT_BACK:
+        return (
+            f"The {adult} most recent games{juniors} of the latest {years} years, even when "
+            "the latest 12 months hold more."
+        )
+    return (
+        f"All games of the latest 12 months when there are {adult} or more{juniors}; "
+        f"otherwise made up to {adult} with earlier games, from the latest {years} years at "
+        "most."
+    )
+
+
+def _forward(counting: Counting) -> str:
+    if counting is Counting.COUNT_BACK:
+        return (
+            "Standard and rapid: the most recent actual games of the earlier half-years, "
+            "each with the points it scored."
+        )
+    if counting is Counting.WHOLE_HALF_YEARS:
+        return (
+            "Standard and rapid: whole half-years, latest first, each with the points its "
+            "games scored; of the last one needed only the games still wanted, at that "
+            "half-year's average."
+        )
+    return (
+        "Standard: the games needed at an earlier season's average score. Rapid: the most "
+        "recent actual games of the earlier seasons, each with the points it scored."
+    )
+
+
+def _x(rates: tuple[Rate, ...], games: int) -> str:
+    if not rates:
+        return "None: a player with many games is graded on all his games of the latest 12 months."
+    which = " and ".join(rate.value for rate in rates)
+    only = " only" if len(rates) == 1 else ""
+    return (
+        f"{_capital(which)}{only}: {games} or more games in the latest half-year make an X "
+        "grade, on those games alone."
+    )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -50,6 +50,7 @@ class HistoryPoint:
     list_id: str
     rate: Rate
     version: str
+    rule_set: str  # G31: the rule set the version was computed under
     grade: int | None  # None: ungraded in this list (he had games, not enough: G23)
     category: str
     games_latest: int
@@ -118,6 +119,7 @@ def _point(list_id: str, rate: Rate, version: VersionInfo, row: EntryRow) -> His
         list_id=list_id,
         rate=rate,
         version=version.name,
+        rule_set=version.rules_name,
         grade=row.grade if row.published else None,
         category=row.category if row.published else "",
         games_latest=row.games_latest,

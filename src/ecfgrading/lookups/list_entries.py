@@ -47,6 +47,7 @@ class ListEntryRow:
     list: str
     rate: str
     version: str
+    rule_set: str  # G31: the rule set the version was computed under
     grade: int | None
     unrounded: float | None
     category: str | None
@@ -206,6 +207,7 @@ def _entry(
         list=version.list_id,
         rate=version.rate.value,
         version=version.name,
+        rule_set=version.rules_name,
         grade=grade,
         unrounded=row.unrounded,
         category=row.category or None,

@@ -4,7 +4,8 @@ A player's current grade in a rate is his entry in the latest published version 
 latest list of that rate; a July list's ``august`` version is its definitive one (G27).
 One small query: list versions are few (a handful a year). The catalogue is what the lists
 page, its JSON twin and /api/v1/lists all show; each list's files are named by
-``list_files``.
+``list_files``. Every version carries the name of the rule set it was computed under
+(G31, ``ListVersion.rules_name``), which every page and file showing it names too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class VersionInfo:
     rate: Rate
     name: str
     published_at: dt.datetime
+    rules_name: str  # G31: the rule set it was computed under, e.g. ecf-2012
 
     @property
     def month_label(self) -> str:
@@ -76,9 +78,9 @@ def list_label(list_id: str) -> str:
 def published_versions() -> list[VersionInfo]:
     """Every published version, in list order then version order (initial, august, revN)."""
     rows = ListVersion.objects.filter(status=ListVersion.Status.PUBLISHED).values_list(
-        "id", "grading_list__list_id", "grading_list__rate", "name", "published_at"
+        "id", "grading_list__list_id", "grading_list__rate", "name", "published_at", "rules_name"
     )
-    found = [VersionInfo(pk, lid, Rate(rate), name, at) for pk, lid, rate, name, at in rows]
+    found = [VersionInfo(pk, lid, Rate(r), name, at, rules) for pk, lid, r, name, at, rules in rows]
     return sorted(found, key=lambda v: (v.list_id, v.rate.value, version_names.rank(v.name)))
 
 

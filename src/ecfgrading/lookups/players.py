@@ -37,9 +37,10 @@ from django.utils import timezone
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode, code_text
 from ecfgrading.engine.conversions import below_fide_minimum, ecf_to_fide, ecf_to_national_elo
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.explain import Explanation
 from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.rules import RuleSet
+from ecfgrading.engine.rules import ECF_2009, RuleSet
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound, ServiceError
 from ecfgrading.formats.names import full_name
@@ -80,7 +81,6 @@ from ecfgrading.lookups.lists import (
 )
 from ecfgrading.lookups.memberships import ClubShown, shown_clubs
 from ecfgrading.lookups.provisional import (
-    RULES,
     NextList,
     next_lists,
     next_runs,
@@ -175,6 +175,7 @@ class RateNow:
     rate: Rate
     list: str | None  # the current list of the rate; None when none is published
     version: str | None
+    rule_set: str | None  # G31: the rule set the version was computed under
     published_at: datetime | None
     grade: int | None  # None: ungraded in the current list
     category: str | None
@@ -257,6 +258,7 @@ def rate_now(rate: Rate, found: ListGrades | None, history: Sequence[HistoryRow]
         rate=rate,
         list=found.list_id if found else None,
         version=found.version.name if found else None,
+        rule_set=found.version.rules_name if found else None,
         published_at=found.version.published_at if found else None,
         grade=grade,
         category=found.category if found and grade is not None else None,
@@ -280,7 +282,8 @@ def _junior(
     for found in sorted(current.values(), key=lambda c: c.list_id, reverse=True):
         row = entries.get(found.current.id)
         if row is not None and row.junior_age is not None:
-            return row.junior_age, ListId.parse(found.list_id).age_date(RULES)
+            listed = ListId.parse(found.list_id)
+            return row.junior_age, listed.age_date(rules_for(listed))
     return None
 
 
@@ -306,8 +309,8 @@ class PlayerPage(PlayerSummary):
     fide_url: str
     history: tuple[HistoryRow, ...]
     next_lists: tuple[NextList, ...]
-    cap: float = RULES.cap  # G12: the 40-point rule, for the page's words
-    margin: float = RULES.result_margin  # G12: plus or minus 50
+    cap: float = ECF_2009.cap  # G12 (every rule set): the 40-point rule, for the page's words
+    margin: float = ECF_2009.result_margin  # G12: plus or minus 50
 
     @property
     def has_location(self) -> bool:
@@ -336,7 +339,8 @@ def player_page(located: Located) -> PlayerPage:
     final = record.survivors.final
     new = received_games(record.records, runs, final)
     shown = [*(found[0] for found in how.values() if found), *ahead.values()]
-    context = context_for(record.id, shown, new, final, RULES)
+    # Each breakdown is shown under its own list's rule set (stored_breakdown, next_lists).
+    context = context_for(record.id, shown, new, final, ECF_2009)
     cards = {rate: _card(summary, rate, grades.lists.get(rate), how, context) for rate in RATES}
     return PlayerPage(
         **{**_values(summary), "standard": cards[Rate.STANDARD], "rapid": cards[Rate.RAPID]},
@@ -377,11 +381,19 @@ def _card(
     shown = stored_breakdown(explanation, now.version or "", context) if explanation else None
     return GradeCard(
         **_values(now),
-        category_words=short_words(graded.category, junior is not None, RULES) if graded else "",
+        category_words=_category_words(graded),
         junior_age=junior,
         breakdown=shown,
         from_file=rate in how and explanation is None,
     )
+
+
+def _category_words(graded: ListGrades | None) -> str:
+    """The category in words, by the table of the list's rule set (G23, G31, G39)."""
+    if graded is None:
+        return ""
+    rules = rules_for(ListId.parse(graded.list_id))
+    return short_words(graded.category, graded.junior_age is not None, rules)
 
 
 # -- what a program asks for ---------------------------------------------------------------------
@@ -403,6 +415,7 @@ class PlayerGames:
     rate: Rate
     list: str
     version: str
+    rule_set: str  # G31: the rule set the version was computed under
     grade: int | None  # None: ungraded in this list (too few games, G23)
     category: str | None
     from_file: bool  # a list loaded from a file: its games are not on record
@@ -429,6 +442,7 @@ def player_games(located: Located, rate: Rate, list_id: str | None = None) -> Pl
         rate=rate,
         list=found.list_id,
         version=version.name,
+        rule_set=version.rules_name,
         grade=graded,
         category=entry.category if entry.published else None,
         from_file=how is None,

@@ -14,8 +14,8 @@ first view after a change computes it; views arriving meanwhile wait for that on
 rather than computing it again.
 
 ``games_needed`` answers the forums' question, "when do I drop off the list?", from the
-category table of the rule set (G23): how many more games in the latest season each
-category takes.
+category table of the next list's rule set (G23, G39; G31: F from 2015, X for standard
+from 2012): how many more games in the latest period each category takes.
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ from django.core.cache import cache
 from django.db.models import Max, Sum
 
 from ecfgrading.engine.compute import compute_list
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.explain import Explanation, explain
 from ecfgrading.engine.outcome import Entry, ListOutcome
-from ecfgrading.engine.periods import ListId, junior_age
-from ecfgrading.engine.rules import ECF_2009, CategoryRule, RuleSet
+from ecfgrading.engine.periods import ListId, Period, junior_age
+from ecfgrading.engine.rules import CategoryRule, RuleSet
 from ecfgrading.engine.types import Rate
 from ecfgrading.lookups.breakdown import (
     DETAIL_COLUMNS,
@@ -52,9 +53,8 @@ from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.history import current_versions
 from ecfgrading.lookups.list_inputs import load_inputs
 from ecfgrading.lookups.lists import CurrentList, VersionInfo, list_label
-from ecfgrading.registry.models import Game, StoredPeriodTotal, Submission
+from ecfgrading.registry.models import Game, StoredGamePoints, StoredPeriodTotal, Submission
 
-RULES = ECF_2009  # what the grading team computes a new list with (compute_version)
 _KEY = "provisional:v1"
 LOCK_SECONDS = 300  # a computation that has not finished by then is presumed dead
 WAIT_SECONDS = 60.0  # how long a view waits for another's computation before its own
@@ -150,9 +150,11 @@ def _computed(key: str, token: str, list_id: ListId, rate: Rate) -> NextRun:
 
 
 def compute_next(list_id: ListId, rate: Rate, token: str = "") -> NextRun:
-    """Grade ``list_id`` now, as ``compute_version`` would, storing nothing."""
-    loaded = load_inputs(list_id, rate)
-    outcome = compute_list(loaded.inputs, RULES) if loaded.inputs.games.ids.size else None
+    """Grade ``list_id`` now, as ``compute_version`` would (under the rule set of its
+    date, G31), storing nothing."""
+    rules = rules_for(list_id)
+    loaded = load_inputs(list_id, rate, rules)
+    outcome = compute_list(loaded.inputs, rules) if loaded.inputs.games.ids.size else None
     latest = Submission.objects.filter(status=Submission.Status.ACCEPTED).aggregate(
         at=Max("received_at")
     )
@@ -208,7 +210,7 @@ class CategoryNeed:
 
 
 def games_needed(
-    n0: int, n1: int, n2: int, *, junior: bool, rules: RuleSet = RULES
+    n0: int, n1: int, n2: int, *, junior: bool, rules: RuleSet
 ) -> tuple[CategoryNeed, ...]:
     """Each category of the table (G23), with the games still to play for it.
 
@@ -229,9 +231,9 @@ def games_needed(
     )
 
 
-def x_needed(h0: int, rules: RuleSet = RULES) -> CategoryNeed:
-    """G16: rapid games in the half-year H0 still needed for an X grade."""
-    words = f"{rules.x_min_games} rapid games in the latest half-year"
+def x_needed(h0: int, rules: RuleSet) -> CategoryNeed:
+    """G16, G36: games in the half-year H0 still needed for an X grade."""
+    words = f"{rules.x_min_games} games in the latest half-year"
     return CategoryNeed("X", max(0, rules.x_min_games - h0), None, words)
 
 
@@ -268,7 +270,8 @@ class NextList:
     games_latest: int  # n0 so far
     games_before: tuple[int, int]  # n1, n2: stored by the lists before (G17)
     needs: tuple[CategoryNeed, ...]
-    x_need: CategoryNeed | None  # rapid only (G16)
+    x_need: CategoryNeed | None  # where the next list's rule set has X (G16, G36)
+    rule_set: str = ""  # the next list's (G31)
 
     @property
     def label(self) -> str:
@@ -358,9 +361,10 @@ def _next(
     before: tuple[int, int],
 ) -> NextList:
     lid, rate = run.list_id, run.rate
+    rules = rules_for(lid)  # G31: the next list's rule set, F from 2015, X from 2012
     entry = explanation.entry if explanation else None
     lines = {line.game_id: line for line in explanation.games} if explanation else {}
-    junior = entry.junior_age is not None if entry else junior_age(born, lid, RULES) is not None
+    junior = entry.junior_age is not None if entry else junior_age(born, lid, rules) is not None
     n0 = entry.games_latest if entry else 0
     n1, n2 = (entry.n1, entry.n2) if entry else before
     return NextList(
@@ -372,12 +376,17 @@ def _next(
         since=lid.previous_same_rate(rate).p0().end,
         received=tuple(received_row(d, context, line=lines.get(d.id)) for d in received),
         received_until=run.received_until,
-        provisional=breakdown(explanation, "provisional", context) if explanation else None,
+        provisional=(
+            breakdown(explanation, "provisional", replace(context, rules=rules))
+            if explanation
+            else None
+        ),
         junior=junior,
         games_latest=n0,
         games_before=(n1, n2),
-        needs=games_needed(n0, n1, n2, junior=junior, rules=RULES),
-        x_need=x_needed(run.h0_games(player_id), RULES) if rate is Rate.RAPID else None,
+        needs=games_needed(n0, n1, n2, junior=junior, rules=rules),
+        x_need=x_needed(run.h0_games(player_id), rules) if rules.x_applies(rate) else None,
+        rule_set=rules.name,
     )
 
 
@@ -390,11 +399,12 @@ def _stored_counts(
     carries them otherwise.
     """
     latest = current_versions(versions)
-    wanted = {
-        (rate, k): latest.get((str(run.list_id.years_earlier(k)), rate))
+    sources = {
+        (rate, k): [latest.get((str(lid), rate)) for lid in run.list_id.stored_by(rate, k)]
         for rate, run in runs.items()
         for k in (1, 2)
     }
+    wanted = {key: found[0] for key, found in sources.items() if len(found) == 1}
     ids = [v.id for v in wanted.values() if v is not None]
     totals = dict(
         StoredPeriodTotal.objects.filter(version_id__in=ids, player_id__in=records)
@@ -403,4 +413,21 @@ def _stored_counts(
         .values_list("version_id", "n")
     )
     count = {key: int(totals.get(v.id, 0)) if v else 0 for key, v in wanted.items()}
+    for (rate, k), found in sources.items():
+        if len(found) > 1:  # G34: read by date from the annual lists
+            count[(rate, k)] = _stored_by_date(found, records, runs[rate].list_id.period(k))
     return {rate: (count[(rate, 1)], count[(rate, 2)]) for rate in runs}
+
+
+def _stored_by_date(
+    found: Sequence[VersionInfo | None], records: Sequence[int], period: Period
+) -> int:
+    """G34: the stored games of several lists dated in a period."""
+    ids = [v.id for v in found if v is not None]
+    return StoredGamePoints.objects.filter(
+        version_id__in=ids,
+        player_id__in=records,
+        period=0,
+        date__gte=period.start,
+        date__lte=period.end,
+    ).count()

@@ -16,8 +16,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
+from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.periods import ListId
-from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import Conflict
 from ecfgrading.registry.models.choices import CategoryChoice, RateChoice, StartSourceChoice
@@ -105,7 +105,8 @@ class ListVersion(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     computed_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
-    rules_name = models.CharField(max_length=40, default=ECF_2009.name)
+    # G31: the rule set it was computed under; left empty, that of the list's date.
+    rules_name = models.CharField(max_length=40, blank=True, default="")
     report = models.JSONField(default=dict, blank=True)
 
     objects = ListVersionQuerySet.as_manager()
@@ -137,6 +138,8 @@ class ListVersion(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             _refuse_if_published(ListVersion.objects.filter(pk=self.pk, status="published"))
+        if not self.rules_name:
+            self.rules_name = rules_for(self.grading_list.list).name
         super().save(*args, **kwargs)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:

@@ -21,8 +21,16 @@ from pydantic import BeforeValidator
 
 from ecfgrading.lookups.clubs import club_key
 from ecfgrading.lookups.events import season_label
+from ecfgrading.lookups.guide import eras
 
 RateName = Literal["standard", "rapid"]
+# G31: every answer that names a version names the rule set it was computed under.
+_ERAS = ", ".join(f"{each.name} (lists {each.dates})" for each in eras())
+RULE_SET_WORDS = f"G31: the rule set the version was computed under: {_ERAS}."
+
+
+def _rule_set() -> Any:
+    return Field(description=RULE_SET_WORDS)
 
 
 def _finite(value: Any) -> Any:
@@ -87,6 +95,7 @@ class VersionOut(Schema):
     list: str = Field(description="The list, e.g. 2012-07.")
     rate: RateName
     version: str = Field(description="initial, august, rev1, rev2...")
+    rule_set: str = _rule_set()
     published_at: datetime
 
     @staticmethod
@@ -96,6 +105,10 @@ class VersionOut(Schema):
     @staticmethod
     def resolve_version(obj: Any) -> str:
         return str(obj.name)
+
+    @staticmethod
+    def resolve_rule_set(obj: Any) -> str:
+        return str(obj.rules_name)
 
 
 class ClubOut(Schema):
@@ -159,6 +172,7 @@ class PointOut(Schema):
     list: str
     rate: RateName
     version: str
+    rule_set: str = _rule_set()
     grade: int | None = Field(description="null: ungraded in this list (G23).")
     category: str | None
     games_latest: int
@@ -179,6 +193,9 @@ class RateNowOut(Schema):
     rate: RateName
     list: str | None
     version: str | None
+    rule_set: str | None = Field(
+        description=f"{RULE_SET_WORDS} Null: no list of the rate is published."
+    )
     published_at: datetime | None
     grade: int | None = Field(description="null: ungraded in the current list.")
     category: str | None
@@ -276,6 +293,7 @@ class PlayerGamesOut(FiguresOut):
     rate: RateName
     list: str
     version: str
+    rule_set: str = _rule_set()
     grade: int | None = Field(description="null: ungraded in this list (G23).")
     category: str | None
     from_file: bool = Field(description="A list loaded from a file: no games on record.")
@@ -674,6 +692,7 @@ class ListVersionOut(Schema):
     list: str
     rate: RateName
     version: str
+    rule_set: str = _rule_set()
     published_at: datetime
     current: bool = Field(description="The latest published version of its list (G26).")
     downloads: dict[str, str] = Field(description="The version's files: csv, json, xlsx.")
@@ -691,6 +710,7 @@ class CurrentOut(Schema):
     rate: RateName
     list: str
     version: str
+    rule_set: str = _rule_set()
 
 
 class ListsOut(Schema):
@@ -707,6 +727,7 @@ class ListEntryOut(Schema):
     list: str
     rate: RateName
     version: str
+    rule_set: str = _rule_set()
     grade: int | None
     unrounded: Figure
     category: str | None
@@ -729,6 +750,7 @@ class ListEntriesOut(Schema):
     label: str
     rate: RateName
     version: str
+    rule_set: str = _rule_set()
     published_at: datetime
     current: bool
     versions: builtins.list[str] = Field(
@@ -748,6 +770,10 @@ class ListEntriesOut(Schema):
     @staticmethod
     def resolve_version(obj: Any) -> str:
         return str(obj.version.name)
+
+    @staticmethod
+    def resolve_rule_set(obj: Any) -> str:
+        return str(obj.version.rules_name)
 
     @staticmethod
     def resolve_published_at(obj: Any) -> datetime:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 from django import template
+from django.urls import reverse
+from django.utils.html import format_html
 
 from ecfgrading.engine.rules import ECF_2009, RuleSet
+from ecfgrading.lookups.guide import era
 from ecfgrading.services import officers
 
 register = template.Library()
@@ -49,3 +52,19 @@ def rule(name: str) -> str:
 def results_due() -> str:
     """How long after an event's last day its results are due: '28 days' (RESULTS_DAYS)."""
     return officers.results_due_words()
+
+
+@register.simple_tag
+def computed_under(rules_name: str | None, capital: bool = False) -> str:
+    """G31: 'computed under ecf-2012 (rules of January 2012 to July 2014)', the name linked
+    to its column of the help page's comparison (not for a rule set of no era of the
+    federation's); nothing for no rule set."""
+    if not rules_name:
+        return ""
+    found = era(rules_name)
+    name = found.name
+    if found.anchor:
+        name = format_html('<a href="{}#{}">{}</a>', reverse("web:help"), found.anchor, name)
+    words = format_html(" ({})", found.words) if found.words else ""
+    lead = "Computed" if capital else "computed"
+    return format_html('<span class="rules">{} under {}{}</span>', lead, name, words)

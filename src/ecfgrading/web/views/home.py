@@ -1,5 +1,6 @@
 """The home page (the current lists and the lookups) and the help page (the rules in
-plain English, every number from the rule set)."""
+plain English, every number from the rule set, and the federation's rule sets side by side,
+G31)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from ecfgrading.lookups.guide import guide
+from ecfgrading.lookups.guide import guide, rule_sets
 from ecfgrading.lookups.lists import current_lists_shown
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
@@ -18,6 +19,7 @@ HELP_SECTIONS = (
     ("listed", "Who is on the list"),
     ("categories", "Grade categories"),
     ("calculation", "How a grade is calculated"),
+    ("rule-sets", "Rule sets: the three methods side by side"),
     ("juniors", "Juniors"),
     ("estimation", "Players without a grade: starting grades"),
     ("rates", "Rates of play"),
@@ -52,10 +54,12 @@ def home(request: HttpRequest) -> HttpResponse:
 @cached_page
 def help_page(request: HttpRequest) -> HttpResponse:
     facts = guide()
+    methods = rule_sets()  # G31: the federation's three methods, side by side
     help_url = reverse("web:help")
     sections = [
         {"id": anchor, "title": title, "url": f"{help_url}#{anchor}"}
         for anchor, title in HELP_SECTIONS
     ]
-    context = {"sections": sections, "rules": facts}
-    return respond(request, "web/help.html", context, data={"sections": sections, "rules": facts})
+    context = {"sections": sections, "rules": facts, "rule_sets": methods}
+    data = {"sections": sections, "rules": facts, "rule_sets": methods}
+    return respond(request, "web/help.html", context, data=data)

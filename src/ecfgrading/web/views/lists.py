@@ -3,7 +3,9 @@ files themselves (``/downloads/gradesYYYYMM.csv`` and the names of
 ``lookups.list_files``).
 
 The catalogue (``lookups.lists.catalogue``) has one JSON representation,
-``catalogue_data``: the page's twin gives it, and so does /api/v1/lists."""
+``catalogue_data``: the page's twin gives it, and so does /api/v1/lists. Every version
+names the rule set it was computed under (G31): ``rule_set`` in JSON, in words with a
+link to the help page's comparison on pages."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from ecfgrading.lookups import list_files
 from ecfgrading.lookups.conversions import conversion_table
+from ecfgrading.lookups.guide import rule_sets
 from ecfgrading.lookups.lists import Catalogue, CurrentList, PublishedList, VersionInfo, catalogue
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.render import respond
@@ -31,7 +34,11 @@ CURRENT_MAX_AGE = 60
 def index(request: HttpRequest) -> HttpResponse:
     found = catalogue()
     table = conversion_table()
-    context = {"catalogue": [_list_view(item) for item in found.lists], "conversions": table}
+    context = {
+        "catalogue": [_list_view(item) for item in found.lists],
+        "conversions": table,
+        "rule_sets": rule_sets(),  # G31: when the method changed, for the page's words
+    }
     data = {**catalogue_data(found), "conversions": table}
     return respond(request, "web/lists/index.html", context, data=data)
 
@@ -83,7 +90,12 @@ def catalogue_data(found: Catalogue) -> dict[str, Any]:
     """The catalogue as the lists page's twin and /api/v1/lists give it."""
     return {
         "current": [
-            {"rate": each.rate.value, "list": each.list_id, "version": each.current.name}
+            {
+                "rate": each.rate.value,
+                "list": each.list_id,
+                "version": each.current.name,
+                "rule_set": each.current.rules_name,  # G31
+            }
             for each in found.current
         ],
         "lists": [_list_data(item) for item in found.lists],
@@ -108,6 +120,7 @@ def version_data(version: VersionInfo, *, current: bool) -> dict[str, Any]:
         "list": version.list_id,
         "rate": version.rate.value,
         "version": version.name,
+        "rule_set": version.rules_name,  # G31: the rule set it was computed under
         "published_at": version.published_at,
         "current": current,  # the latest published version of its list and rate (G26)
         "downloads": file_urls(list_files.links(version.list_id, version.rate, version.name)),
@@ -140,7 +153,8 @@ def current_view(current: CurrentList) -> dict[str, Any]:
 
 
 def _version_view(version: VersionInfo, current: bool) -> dict[str, Any]:
-    """A version as a page shows it: as the JSON gives it, with its title."""
+    """A version as a page shows it: as the JSON gives it, with its title; templates name
+    its rule set with ``{% computed_under v.rule_set %}`` (``templatetags.grading``)."""
     return {**version_data(version, current=current), "title": version_title(version.name)}
 
 
