@@ -577,12 +577,12 @@ def report_received(season: int, as_json: bool) -> None:
     type=click.Choice(["tiny", "default", "national"]),
     default="default",
     show_default=True,
-    help="default: 6,000 players and 40,000 games a season; national: 60,000 and 200,000.",
+    help="default: 6,000 players and 14,000 games a season; national: 60,000 and 200,000.",
 )
 @click.option("--seed", type=int, default=2009, show_default=True)
 @click.option("--fresh", is_flag=True, help="Delete the SQLite database first.")
 def demo(size: str, seed: int, fresh: bool) -> None:
-    """Build the demo federation: three seasons imported, graded and published."""
+    """Build the demo federation: six seasons imported, graded and published."""
     _configure()
     if fresh:
         _delete_sqlite_database()

@@ -61,13 +61,13 @@ def test_a_member_sends_results_from_abroad_and_the_team_accepts_them(
     page.get_by_role("link", name="Send your results of an event played abroad").click()
     page.get_by_label("Event name").fill(f"Reykjavik Open {day}")
     page.get_by_label("Country").fill("Iceland")
-    page.get_by_label("First day").fill(f"2012-11-{day}")
-    page.get_by_label("Last day").fill(f"2012-11-{int(day) + 2:02d}")
+    page.get_by_label("First day").fill(f"2015-11-{day}")
+    page.get_by_label("Last day").fill(f"2015-11-{int(day) + 2:02d}")
     page.get_by_label("Minutes for the game").fill("90")
     page.get_by_label("Seconds added per move").fill("30")
     first = page.locator("fieldset.game-row").nth(0)
     first.get_by_label("Round").fill("1")
-    first.get_by_label("Date").fill(f"2012-11-{day}")
+    first.get_by_label("Date").fill(f"2015-11-{day}")
     first.get_by_label("Opponent", exact=True).fill("Jonsson, Petur")
     first.get_by_label("Opponent's FIDE id").fill("2300123")
     first.get_by_label("Opponent's rating").fill("2210")
@@ -75,7 +75,7 @@ def test_a_member_sends_results_from_abroad_and_the_team_accepts_them(
     first.get_by_label("Your result").select_option("win")
     second = page.locator("fieldset.game-row").nth(1)
     second.get_by_label("Round").fill("2")
-    second.get_by_label("Date").fill(f"2012-11-{int(day) + 5:02d}")  # after the last day
+    second.get_by_label("Date").fill(f"2015-11-{int(day) + 5:02d}")  # after the last day
     second.get_by_label("Opponent", exact=True).fill("Olafsdottir, Anna")
     second.get_by_label("Your colour").select_option("black")
     second.get_by_label("Your result").select_option("draw")
@@ -124,7 +124,7 @@ def test_a_member_sends_results_from_abroad_and_the_team_accepts_them(
     expect(accepted).to_contain_text("Accepted")
     # Imported: the games are now among those received for the next list.
     games = again.locator("table.member-games").first
-    expect(games.get_by_role("row", name=f"{int(day)} November 2012 1 white")).to_contain_text(
+    expect(games.get_by_role("row", name=f"{int(day)} November 2015 1 white")).to_contain_text(
         "Jonsson, Petur"
     )
     assert serious_violations(browser, again) == []

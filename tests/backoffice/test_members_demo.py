@@ -53,7 +53,7 @@ def test_the_build_prints_each_login_with_its_password(built: DemoSummary) -> No
         ["owen", "password", "demo-owen-2012"],
         ["member", "password", "demo-member-2012"],
     ]
-    assert "grading officer: events CG129901" in lines[1]
+    assert "grading officer: events CG159901" in lines[1]
     assert "direct member:" in lines[3]
 
 

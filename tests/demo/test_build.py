@@ -23,23 +23,28 @@ from ecfgrading.registry.models import (
 
 pytestmark = pytest.mark.django_db
 
-EXPECTED_ORDER = [
-    ("rapid", "2010-01", "initial"),
-    ("standard", "2010-07", "initial"),
-    ("rapid", "2010-07", "initial"),
-    ("standard", "2010-07", "august"),
-    ("rapid", "2010-07", "august"),
-    ("rapid", "2011-01", "initial"),
-    ("standard", "2011-07", "initial"),
-    ("rapid", "2011-07", "initial"),
-    ("standard", "2011-07", "august"),
-    ("rapid", "2011-07", "august"),
-    ("rapid", "2012-01", "initial"),
-    ("standard", "2012-07", "initial"),
-    ("rapid", "2012-07", "initial"),
-    ("standard", "2012-07", "august"),
-    ("rapid", "2012-07", "august"),
-]
+
+def _july(year: int) -> list[tuple[str, str, str]]:
+    """A July list: both rates, initial then august (G43)."""
+    return [
+        (rate, f"{year}-07", version)
+        for version in ("initial", "august")
+        for rate in ("standard", "rapid")
+    ]
+
+
+def _january(year: int) -> list[tuple[str, str, str]]:
+    """A January list: rapid only before 2012, both rates from 2012-01; initial only (G43)."""
+    rates = ("standard", "rapid") if year >= 2012 else ("rapid",)
+    return [(rate, f"{year}-01", "initial") for rate in rates]
+
+
+EXPECTED_ORDER = [entry for year in range(2010, 2016) for entry in _january(year) + _july(year)]
+RULE_SETS = {  # G31: the rule set of each list, by its date
+    **{f"{year}-{month}": "ecf-2009" for year in (2010, 2011) for month in ("01", "07")},
+    **{f"{year}-{month}": "ecf-2012" for year in (2012, 2013, 2014) for month in ("01", "07")},
+    **{f"2015-{month}": "ecf-2015" for month in ("01", "07")},
+}
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +77,67 @@ def test_the_demo_publishes_every_list_in_date_order_with_its_version_name(
         ("standard", "2009-07", "initial"),
     ]
     assert names[2:] == EXPECTED_ORDER
+
+
+def test_the_demo_crosses_both_changes_of_method_to_the_july_2015_list(
+    built: DemoSummary,
+) -> None:
+    """G31, G43: 34 versions from 2010-01 to 2015-07 August, each computed under the
+    rule set of its date; standard January lists from 2012-01, never an august version."""
+    assert len(EXPECTED_ORDER) == 34
+    assert ("standard", "2012-01", "initial") in EXPECTED_ORDER
+    assert ("standard", "2011-01", "initial") not in EXPECTED_ORDER
+    assert not [e for e in EXPECTED_ORDER if e[1].endswith("-01") and e[2] == "august"]
+    for entry in built.lists:
+        assert entry.rule_set == RULE_SETS[entry.list_id], entry
+    versions = ListVersion.objects.exclude(grading_list__list_id="2009-07")
+    assert {
+        (v.grading_list.list_id, v.rules_name) for v in versions.select_related("grading_list")
+    } == {(list_id, RULE_SETS[list_id]) for _, list_id, _ in EXPECTED_ORDER}
+
+
+def _categories(rate: str, rule_set: str) -> dict[str, set[str]]:
+    """Published categories of each list of a rate computed under a rule set."""
+    found: dict[str, set[str]] = {}
+    entries = ListEntry.objects.filter(
+        published=True,
+        version__grading_list__rate=rate,
+        version__rules_name=rule_set,
+        version__status=ListVersion.Status.PUBLISHED,
+    ).exclude(version__grading_list__list_id="2009-07")
+    rows = entries.values_list("version__grading_list__list_id", "version__name", "category")
+    for list_id, name, category in rows.distinct():
+        found.setdefault(f"{list_id} {name}", set()).add(category)
+    return found
+
+
+def test_regulars_of_the_congress_circuit_are_graded_x_in_the_standard_ecf_2012_lists(
+    built: DemoSummary,
+) -> None:
+    """G36: 30 or more standard games in a half-year; the circuit's regulars play 35."""
+    lists = _categories("standard", "ecf-2012")
+    assert len(lists) == 9  # 2012-01 to 2014-07: three January lists, three July lists twice
+    with_x = [name for name, categories in lists.items() if "X" in categories]
+    assert len(with_x) >= 7, lists
+    assert all("F" not in categories for categories in lists.values())
+
+
+def test_the_ecf_2015_lists_have_a_and_f_grades_and_no_x(built: DemoSummary) -> None:
+    """G37, G39, G40: A on all the games of the latest 12 months, F on 5 games, no X."""
+    for rate in ("standard", "rapid"):
+        lists = _categories(rate, "ecf-2015")
+        assert len(lists) == 3  # 2015-01 initial, 2015-07 initial and august
+        for name, categories in lists.items():
+            assert "X" not in categories, (rate, name)
+            assert "F" in categories, (rate, name)
+    standard = _categories("standard", "ecf-2015")
+    assert all("A" in categories for categories in standard.values()), standard
+    for rate in ("standard", "rapid"):
+        for rule_set in ("ecf-2009", "ecf-2012"):
+            for name, categories in _categories(rate, rule_set).items():
+                assert "F" not in categories, (rate, name)
+    for name, categories in _categories("standard", "ecf-2009").items():
+        assert "X" not in categories, name  # X was rapid only (G16)
 
 
 def test_the_lists_have_players_once_the_system_has_a_season_of_games(
@@ -157,7 +223,9 @@ def test_the_summary_lists_each_published_version_with_its_published_entries(
     text = built.to_text()
     for rate, list_id, name in EXPECTED_ORDER:
         (published,) = figures(
-            text, rf"{rate} +{list_id} {name} +{NUMBER} published \(.* players with games, .*\)"
+            text,
+            rf"{rate} +{list_id} {name} +{RULE_SETS[list_id]} +{NUMBER} published "
+            r"\(.* players with games, .* games\): .*",
         )
         version = ListVersion.objects.get(
             grading_list__rate=rate, grading_list__list_id=list_id, name=name
@@ -177,11 +245,9 @@ def test_every_published_grade_is_explained_by_its_stored_breakdown(built: DemoS
         explanation, names = explain_entry(entry)
         counted = explanation.entry.games_counted
         assert explanation.points_total / counted == pytest.approx(entry.calculated, abs=1e-6)
-        assert (
-            sum(f.games for f in explanation.forward)
-            + (len([g for g in explanation.games if g.in_h0 or not explanation.x_grade]))
-            == counted
-        )
+        # X counts the H0 games (G16, G36); ecf-2012 may leave older P0 games out (G35).
+        kept = [g for g in explanation.games if (g.in_h0 if explanation.x_grade else g.counted)]
+        assert sum(f.games for f in explanation.forward) + len(kept) == counted
         assert entry.player_id in names
         checked += 1
     assert checked > 500
@@ -193,9 +259,9 @@ def test_the_demo_registers_its_events_and_three_never_report(built: DemoSummary
     from ecfgrading.lookups.reports import events_overdue
     from ecfgrading.registry.models import Event
 
-    chase = events_overdue(date(2012, 7, 1))
-    # Deadlines 28 days after the last day: 11, 17 and 18 June 2012.
-    assert [e.code for e in chase.events] == ["LG129902", "CG129901", "CC129903"]
-    assert [e.code for e in events_overdue(date(2012, 6, 17)).events] == ["LG129902"]
+    chase = events_overdue(date(2015, 7, 1))
+    # Deadlines 28 days after the last day: 8, 14 and 15 June 2015.
+    assert [e.code for e in chase.events] == ["LG159902", "CG159901", "CC159903"]
+    assert [e.code for e in events_overdue(date(2015, 6, 14)).events] == ["LG159902"]
     kinds = set(Event.objects.values_list("kind", flat=True))
     assert {"league", "club", "congress", "junior"} <= kinds

@@ -13,7 +13,7 @@ import pytest
 import ecfgrading.demo
 from ecfgrading.demo import SIZES, Federation, generate
 from ecfgrading.demo.events import EventKind
-from ecfgrading.demo.seasons import DEMO_SEASONS, age_date, season_label
+from ecfgrading.demo.seasons import DEMO_SEASONS, SEASONS, age_date, season_label
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import rate_of_play
 from ecfgrading.engine.types import Category, NotGraded, Rate, ResultCode
@@ -105,8 +105,8 @@ def test_each_season_has_about_the_sizes_number_of_games(federation: Federation)
     for season in DEMO_SEASONS:
         games = by_season[season_label(season)]
         assert 0.85 * wanted <= games <= 1.25 * wanted, season
-    # 2012-13 is begun only (nextseason): its tournaments of June to November.
-    assert 0.1 * wanted <= by_season["2012-13"] <= 0.4 * wanted
+    # 2015-16 is begun only (nextseason): its tournaments of June to November.
+    assert 0.1 * wanted <= by_season["2015-16"] <= 0.4 * wanted
 
 
 def test_the_next_seasons_first_events_arrive_after_the_last_list(
@@ -118,8 +118,49 @@ def test_the_next_seasons_first_events_arrive_after_the_last_list(
         EventKind.CONGRESS, EventKind.RAPIDPLAY, EventKind.JUNIOR, EventKind.LIGHTNING
     }  # fmt: skip
     for event in begun:
-        assert date(2012, 6, 1) <= event.first_day <= event.last_day <= date(2012, 11, 30)
-        assert date(2012, 8, 15) < event.received <= date(2012, 12, 15)  # after the August list
+        assert date(2015, 7, 1) <= event.first_day <= event.last_day <= date(2015, 11, 30)
+        assert date(2015, 8, 15) < event.received <= date(2015, 12, 15)  # after the August list
+
+
+def test_files_arrive_by_the_cut_off_of_the_half_year_they_were_played_in(
+    federation: Federation,
+) -> None:
+    """G32: 31 December or 30 June; late files (for the August versions) in July."""
+    for demo_file in federation.files:
+        if demo_file.late or demo_file.season > DEMO_SEASONS[-1]:
+            continue
+        last = demo_file.last_day
+        cut_off = date(last.year, 6, 30) if last.month <= 6 else date(last.year, 12, 31)
+        assert last <= demo_file.received <= cut_off, demo_file.filename
+
+
+def _standard_games_by_half_year(federation: Federation) -> dict[date, Counter[int]]:
+    """Graded standard games per player in each half-year, by the half-year's last day."""
+    found: dict[date, Counter[int]] = {}
+    for event in federation.events:
+        if rate_of_play(event.control) is not Rate.STANDARD:
+            continue
+        for part in event.parts:
+            for game in part.games:
+                if game.code <= 2:  # win, loss or draw: graded (G1)
+                    day = game.day
+                    end = date(day.year, 6, 30) if day.month <= 6 else date(day.year, 12, 31)
+                    found.setdefault(end, Counter()).update((game.first, game.second))
+    return found
+
+
+def test_a_few_regulars_play_30_standard_games_in_every_half_year_of_ecf_2012(
+    federation: Federation,
+) -> None:
+    """The congress circuit's regulars: X in the standard lists 2012-01..2014-07 (G36)."""
+    by_half_year = _standard_games_by_half_year(federation)
+    # The H0 of the lists 2012-01 (its last six months) to 2014-07.
+    ends = [date(year, month, 30 if month == 6 else 31) for year in range(2011, 2015)
+            for month in (6, 12)][1:-1]  # fmt: skip
+    assert len(ends) == 6
+    for end in ends:
+        keen = [player for player, games in by_half_year[end].items() if games >= 30]
+        assert len(keen) >= 2, end
 
 
 def test_every_kind_of_event_is_played_every_season(federation: Federation) -> None:
@@ -157,9 +198,14 @@ def test_about_a_quarter_of_the_games_are_drawn(readings: dict[str, ResultsFile]
 def test_about_a_fifth_of_the_players_are_juniors(federation: Federation) -> None:
     share = federation.stats().juniors / len(federation.people)
     assert 0.15 <= share <= 0.25
-    ages = federation.people.age_on(age_date(2))
+    people = federation.people
+    # Each player's age on 31 August of his first season (newcomers join until 2014-15).
+    ages = np.select(
+        [people.first == season for season in range(SEASONS)],
+        [people.age_on(age_date(season)) for season in range(SEASONS)],
+    )
     juniors = ages[ages <= 17]
-    assert juniors.min() >= 7
+    assert juniors.min() >= 8
     assert set(range(9, 18)) <= set(juniors.tolist())
 
 

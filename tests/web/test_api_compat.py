@@ -772,16 +772,18 @@ def test_a_route_that_is_not_the_apis_is_a_json_404(client: Client, demo: DemoSu
 def test_rgrades_is_the_rapid_lists_file_under_the_seeds_name(
     client: Client, demo: DemoSummary
 ) -> None:
-    january = client.get("/downloads/rgrades201201.csv")
+    january = client.get("/downloads/rgrades201101.csv")  # a January list, rapid only
     assert january.status_code == 200
-    assert january.content == client.get("/downloads/grades201201.csv").content
-    assert 'filename="rgrades201201.csv"' in january["Content-Disposition"]
+    assert january.content == client.get("/downloads/grades201101.csv").content
+    assert 'filename="rgrades201101.csv"' in january["Content-Disposition"]
     header = january.content.decode().splitlines()[0].split(",")
     assert len(header) == 20 and header[8:12] == ["RCat", "RGrade", "RGrade1", "RGames"]
     july = client.get("/downloads/rgrades201207.csv")
     assert july.content == client.get("/downloads/grades201207-rapid.csv").content
+    both = client.get("/downloads/rgrades201301.csv")  # a January list of both rates (G31)
+    assert both.content == client.get("/downloads/grades201301-rapid.csv").content
     assert client.get("/downloads/rgrades199901.csv").status_code == 404
-    again = client.get("/downloads/rgrades201201.csv", HTTP_IF_NONE_MATCH=january["ETag"])
+    again = client.get("/downloads/rgrades201101.csv", HTTP_IF_NONE_MATCH=january["ETag"])
     assert again.status_code == 304
 
 

@@ -92,7 +92,7 @@ EXAMPLES = examples()
 
 def stand_in(site: Site) -> dict[str, str]:
     """The tiny demo's Patrick Albury: the first player in name order, with a plain
-    ASCII surname and first forename, graded in both rates in the current (2012-07
+    ASCII surname and first forename, graded in both rates in the current (2015-07
     august) lists and a member, in the latest season, of a coded club that is neither a
     location nor merged; the club is that membership's."""
     query = """
@@ -107,7 +107,7 @@ def stand_in(site: Site) -> dict[str, str]:
                JOIN registry_listversion v ON v.id = e.version_id
                JOIN registry_gradinglist g ON g.id = v.grading_list_id
                WHERE e.player_id = p.id AND e.published AND e.grade IS NOT NULL
-                 AND g.list_id = '2012-07' AND v.name = 'august') = 2
+                 AND g.list_id = '2015-07' AND v.name = 'august') = 2
         ORDER BY p.surname, p.forenames, c.code
     """
     with site.database() as db:

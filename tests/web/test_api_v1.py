@@ -37,7 +37,7 @@ from ecfgrading.services.merge import merge_players
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1"
-SEASON = 2012  # the demo's current lists are July 2012's: season 2011-12
+SEASON = 2015  # the demo's current lists are July 2015's: season 2014-15
 
 
 # Expectations by plain queries ---------------------------------------------------------------
@@ -191,7 +191,7 @@ def test_a_junior_has_his_age_and_an_adult_none(client: Client, demo: DemoSummar
     assert junior is not None and adult is not None
     found = get(client, f"/players/{GradingCode(junior.player.code)}").json()
     assert found["junior_age"] == junior.junior_age
-    assert found["age_date"] == "2012-08-31"  # G25: 31 August of the list's year
+    assert found["age_date"] == "2015-08-31"  # G25: 31 August of the list's year
     assert get(client, f"/players/{GradingCode(adult.player.code)}").json()["junior_age"] is None
 
 
@@ -314,7 +314,7 @@ def test_games_of_a_list_he_is_not_in_are_a_404(client: Client, demo: DemoSummar
     assert absent is not None
     code = GradingCode(absent.code)
     assert get(client, f"/players/{code}/games?rate=rapid").status_code == 404
-    assert get(client, f"/players/{code}/games?list=2013-07").status_code == 404
+    assert get(client, f"/players/{code}/games?list=2016-07").status_code == 404
     assert get(client, f"/players/{code}/games?list=2012-05").status_code == 422
     assert get(client, f"/players/{code}/games?rate=blitz").status_code == 422
 
@@ -486,8 +486,8 @@ def test_list_entries_default_to_the_current_version(client: Client, demo: DemoS
 
 def test_unknown_and_malformed_lists(client: Client, demo: DemoSummary) -> None:
     for path in (
-        "/lists/2013-07/standard",
-        "/lists/2012-01/standard",
+        "/lists/2016-07/standard",
+        "/lists/2016-01/standard",
         "/lists/2012-07/rapid?version=rev4",
     ):
         assert get(client, path).status_code == 404, path

@@ -153,9 +153,9 @@ def test_the_shared_cache_is_redis_when_redis_url_names_one_else_the_database() 
 
 
 def an_event_between_two_players_on_record() -> tuple[str, bytes]:
-    """A results file of the 2012-13 season, after every list the demo published."""
+    """A results file of the 2015-16 season, after every list the demo published."""
     first, second = Player.objects.order_by("code")[:2]
-    return Federation().event([(first, "10", second, date(2012, 9, 15))], code="CACHE01")
+    return Federation().event([(first, "10", second, date(2015, 9, 15))], code="CACHE01")
 
 
 def test_an_accepted_import_makes_a_new_etag_and_a_fresh_page(
@@ -177,16 +177,16 @@ def test_an_accepted_import_makes_a_new_etag_and_a_fresh_page(
 def test_a_new_publication_makes_a_new_etag_and_a_fresh_page(
     client: Client, demo: DemoSummary, backend: str
 ) -> None:
-    # The demo publishes every list up to July 2012 with its August version (G27).
+    # The demo publishes every list up to July 2015 with its August version (G27).
     before = client.get("/state/")
-    assert b"<li>standard 2012-07 august</li>" in before.content
+    assert b"<li>standard 2015-07 august</li>" in before.content
 
-    run = compute_version("2012-07", Rate.STANDARD)
-    publish_version("2012-07", Rate.STANDARD, run.version)
+    run = compute_version("2015-07", Rate.STANDARD)
+    publish_version("2015-07", Rate.STANDARD, run.version)
 
     after = client.get("/state/")
     assert run.version == "rev1"  # the first revision after august (G26)
-    assert b"<li>standard 2012-07 rev1</li>" in after.content
+    assert b"<li>standard 2015-07 rev1</li>" in after.content
     assert after["ETag"] != before["ETag"]
     asked = client.get("/state/", headers={"If-None-Match": before["ETag"]})
     assert (asked.status_code, asked.content) == (200, after.content)

@@ -225,7 +225,7 @@ def _data_queries(queries: CaptureQueriesContext) -> list[str]:
     ("name", "words"),
     [
         ("grades190007.csv", "no list July 1900 has been published"),
-        ("grades201201-standard.csv", "has no published version"),  # January: rapid only
+        ("grades201101-standard.csv", "has no published version"),  # January: rapid only
         ("grades201207-standard-rev7.csv", "no published rev7 version"),
         ("grades2012.csv", "grades201207.csv"),  # says what names look like
         ("grades201207.pdf", "grades201207.csv"),

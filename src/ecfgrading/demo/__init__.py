@@ -1,4 +1,7 @@
-"""The demo federation: three seasons of a realistic federation, generated and graded.
+"""The demo federation: six seasons of a realistic federation, generated and graded.
+
+Its lists cross both changes of the federation's method (G31): ecf-2009 to 2011-07,
+half-year lists under ecf-2012 from 2012-01 and under ecf-2015 from 2015-01.
 
 ``generate`` draws it (pure: files and a starting list, no database); ``build_demo``
 loads it into the database and computes and publishes its lists in date order.

@@ -2,10 +2,13 @@
 
 The starting list 2009-07 is loaded; then, step by step, the results files received by
 each list's cut-off are imported, the identifications the import queued are decided,
-and the list versions are computed and published: rapid 2010-01; July 2010 initial;
-late results and a corrected file, then the August versions; and so on to August 2012.
-Last, the first results of 2012-13 are imported and identified but graded in no list:
-what players' pages show as received for the next list.
+and the list versions are computed, each under the rule set of its date (G31), and
+published: rapid 2010-01; July 2010 initial; late results and a corrected file, then the
+August versions; rapid 2011-01 and July 2011 (the last ecf-2009 lists); from 2012-01 both
+rates every January (initial only, G43) and July (initial and August) under ecf-2012, and
+from 2015-01 under ecf-2015, to August 2015. Last, the first results of 2015-16 are
+imported and identified but graded in no list: what players' pages show as received for
+the next list.
 """
 
 from __future__ import annotations
@@ -187,6 +190,7 @@ class _History:
             run.list_id, run.rate, computed.version, actor=ACTOR, published_at=_publication(run)
         )
         self._report(stage, 2, 2)
+        published = {c: n for c, n in computed.categories.items() if c != "none"}
         self.lists.append(
             PublishedList(
                 run.list_id,
@@ -195,6 +199,8 @@ class _History:
                 computed.published,
                 computed.players,
                 computed.games,
+                computed.rule_set,
+                published,
             )
         )
 

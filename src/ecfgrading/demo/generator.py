@@ -1,12 +1,12 @@
-"""The demo federation: a seeded, realistic federation's three seasons as files.
+"""The demo federation: a seeded, realistic federation's six seasons as files.
 
 ``generate(size, seed)`` draws counties, clubs and players, plays out seasons 2009-10
-to 2011-12 (leagues, county matches, club championships, congresses, rapidplays,
-junior events, lightning and online events) and the first tournaments of 2012-13
-(``nextseason``), and writes each event as the results file its organiser would have
-sent, with the day it reached the grading team. It also writes the published list the
-system starts from (2009-07). Everything comes from generators seeded by ``seed``: the
-same size and seed give the same bytes.
+to 2014-15 (leagues, county matches, club championships, congresses and a congress
+circuit, rapidplays, junior events, lightning and online events) and the first
+tournaments of 2015-16 (``nextseason``), and writes each event as the results file its
+organiser would have sent, with the day it reached the grading team. It also writes the
+published list the system starts from (2009-07). Everything comes from generators seeded
+by ``seed``: the same size and seed give the same bytes.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from ecfgrading.demo.tournaments import (
     ONLINE,
     RAPIDPLAY,
     Format,
+    circuit,
     tournaments,
 )
 from ecfgrading.engine.rateplay import rate_of_play
@@ -51,6 +52,7 @@ FloatArray = NDArray[np.float64]
 # Shares of a season's games. Team events and club championships come first; the
 # tournaments make up the rest, so a season has about the size's number of games.
 TEAM_SHARES = {EventKind.LEAGUE: 0.36, EventKind.COUNTY: 0.04, EventKind.CLUB: 0.05}
+CIRCUIT_SHARE = 0.06  # the congress circuit (tournaments.circuit), at most
 TOURNAMENT_SHARES: tuple[tuple[Format, float, int], ...] = (
     (CONGRESS, 0.22, 1),  # (format, share, at least this many events)
     (RAPIDPLAY, 0.20, 1),
@@ -73,6 +75,8 @@ class DemoFile:
     submission_index: int
     received: date
     late: bool
+    first_day: date  # of play: the file's EVENT DATE
+    last_day: date  # its FINAL RESULT DATE
     games: int
     uncoded: int  # players given without a grading code
     data: bytes
@@ -160,15 +164,21 @@ def _world(rng: np.random.Generator, seed: int, size: DemoSize) -> World:
 
 
 def season_events(world: World, season: int) -> list[PlayedEvent]:
-    """One season's events: team events first, then tournaments to fill the season."""
+    """One season's events: team events and the congress circuit first, then
+    tournaments to fill the season."""
     size = world.size
     events = leagues(world, season, size.share(TEAM_SHARES[EventKind.LEAGUE]))
     events += county_matches(world, season, size.share(TEAM_SHARES[EventKind.COUNTY]))
     events += club_championships(world, season, size.share(TEAM_SHARES[EventKind.CLUB]))
     left = size.games - sum(event.games for event in events)
+    # The circuit's weekends are congresses: they come out of the congresses' share.
+    weekends = circuit(world, season, size.share(CIRCUIT_SHARE))
+    events += weekends
     shares = sum(share for _, share, _ in TOURNAMENT_SHARES)
     for fmt, share, least in TOURNAMENT_SHARES:
         budget = max(0, round(left * share / shares))
+        if fmt is CONGRESS:
+            budget -= sum(event.games for event in weekends)
         events += tournaments(world, season, fmt, budget, least)
     return events
 
@@ -243,6 +253,8 @@ def _demo_file(world: World, event: PlayedEvent, index: int) -> DemoFile:
         submission_index=index,
         received=event.received,
         late=event.late,
+        first_day=event.first_day,
+        last_day=event.last_day,
         games=event.games,
         uncoded=sum(1 for entry in written.results.players if not entry.code_text),
         data=written.data,

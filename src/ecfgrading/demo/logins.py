@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from ecfgrading.demo.registration import MISSING
+from ecfgrading.demo.schedule import NEXT_SEASON
+from ecfgrading.demo.seasons import season_start
 from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import Event, Game, Player
 from ecfgrading.services.accounts import create_user
 from ecfgrading.services.members import create_member
 
 ACTOR = "demo"
-# The first results of 2012-13 are on record but graded in no list (build.py): a direct
+# The first results of 2015-16 are on record but graded in no list (build.py): a direct
 # member who played then has games received for the next list to look at.
-NEXT_SEASON = dt.date(2012, 6, 1)
+NEXT_SEASON_STARTED = season_start(NEXT_SEASON)
 EVENTS_EACH = 4  # events assigned to each demo officer, besides one that never reported
 
 
@@ -40,7 +42,7 @@ def create_demo_logins() -> tuple[DemoLogin, ...]:
     """Make the four logins; the officers get events, the member his record."""
     made = [_login("grader", "demo-grader-2012", Role.TEAM, "everything")]
     recent = list(
-        Event.objects.filter(end_date__gte=NEXT_SEASON)
+        Event.objects.filter(end_date__gte=NEXT_SEASON_STARTED)
         .exclude(code__in=[code for code, *_ in MISSING])
         .order_by("end_date", "code")
         .values_list("code", flat=True)[: 2 * EVENTS_EACH]
@@ -68,7 +70,7 @@ def _login(name: str, password: str, role: Role, what: str) -> DemoLogin:
 def _member() -> DemoLogin:
     """The player with most games received for the next list becomes a direct member."""
     busiest = (
-        Game.objects.filter(game_date__gte=NEXT_SEASON, player1__merged_into__isnull=True)
+        Game.objects.filter(game_date__gte=NEXT_SEASON_STARTED, player1__merged_into__isnull=True)
         .exclude(player1__isnull=True)
         .values("player1")
         .annotate(games=Count("id"))

@@ -1,13 +1,14 @@
 """The first months of the season after the demo's last list: results received, not graded.
 
-After the August 2012 lists the grading team receives the new season's first results:
-congresses, rapidplays and junior events played from June to November 2012 (leagues and
-club championships report when their season is over). They are imported, and their
-players identified, but no list is computed from them: they are what a player page's
-"next list" shows, with a provisional grade.
+After the August 2015 lists the grading team receives the new season's first results:
+congresses, rapidplays and junior events played from July to November 2015, in the
+half-year after the last list's cut-off (30 June, G32; leagues and club championships
+report when their season is over). They are imported, and their players identified, but
+no list is computed from them: they are what a player page's "next list" shows, with a
+provisional grade.
 
-The new season draws from its own generator (seeded by the demo's seed), so the three
-demo seasons, their files and their lists are the same bytes with or without it.
+The new season draws from its own generator (seeded by the demo's seed), so the demo's
+six seasons, their files and their lists are the same bytes with or without it.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import numpy as np
 
 from ecfgrading.demo.events import PlayedEvent, World
 from ecfgrading.demo.people import IDLE_SHARE, LEAVER_SHARE, People, ages_at_season_start, drifted
-from ecfgrading.demo.schedule import AUGUST_CUTOFF, NEXT_SEASON_CUTOFF, received_on
-from ecfgrading.demo.seasons import SEASONS
+from ecfgrading.demo.schedule import AUGUST_CUTOFF, NEXT_SEASON, NEXT_SEASON_CUTOFF, received_on
+from ecfgrading.demo.seasons import season_start
 from ecfgrading.demo.tournaments import (
     CONGRESS,
     JUNIOR_CONGRESS,
@@ -31,12 +32,13 @@ from ecfgrading.demo.tournaments import (
     tournaments,
 )
 
-NEXT_SEASON = SEASONS  # 2012-13, after the demo's last season
-LAST_PLAYED = date(2012, 11, 30)  # the first events of the season: June to November
+STARTED = season_start(NEXT_SEASON)  # 1 June 2015: 2015-16, after the demo's last season
+FIRST_MONTH = 7  # the first events of the season: July (after the cut-off) to November
+LAST_PLAYED = date(STARTED.year, 11, 30)
 # The grading team turns to the new season's files once the August lists are out, and
 # has them all by mid-December.
-FIRST_RECEIVED = date(2012, *AUGUST_CUTOFF) + timedelta(days=1)
-SEASON_SHARE = 0.22  # of a full season's games: the tournaments of June to November
+FIRST_RECEIVED = date(STARTED.year, *AUGUST_CUTOFF) + timedelta(days=1)
+SEASON_SHARE = 0.2  # of a full season's games: the tournaments of July to November
 FORMATS: tuple[tuple[Format, float, int], ...] = (
     (CONGRESS, 0.4, 2),  # (format, share of the part season, at least this many events)
     (RAPIDPLAY, 0.36, 2),
@@ -47,14 +49,14 @@ FORMATS: tuple[tuple[Format, float, int], ...] = (
 
 
 def next_season_events(world: World) -> tuple[People, list[PlayedEvent]]:
-    """The players as they start 2012-13, and the events they play up to November."""
+    """The players as they start 2015-16, and the events they play up to November."""
     rng = np.random.default_rng([world.seed, NEXT_SEASON])
     people = continued(rng, world.people)
     later = replace(world, rng=rng, people=people, _juniors={}, _counties={})
     events: list[PlayedEvent] = []
     budget = world.size.games * SEASON_SHARE
     for fmt, share, least in FORMATS:
-        autumn = replace(fmt, months=(6, 11))
+        autumn = replace(fmt, months=(FIRST_MONTH, 11))
         events += tournaments(later, NEXT_SEASON, autumn, round(budget * share), least)
     played = [event for event in events if event.last_day <= LAST_PLAYED]
     return people, [replace(e, received=_received(rng, e)) for e in played]

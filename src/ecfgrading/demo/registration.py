@@ -10,7 +10,6 @@ from datetime import date
 
 from ecfgrading.demo.events import EventKind
 from ecfgrading.demo.generator import Federation
-from ecfgrading.formats import read_results_bytes
 from ecfgrading.registry.models import Event
 from ecfgrading.services.officers import results_deadline
 
@@ -24,26 +23,26 @@ _KIND: dict[EventKind, str] = {  # Event.Kind values
     EventKind.LIGHTNING: "other",
     EventKind.ONLINE: "other",
 }
-MISSING = (  # registered, played, never reported: the chase list's content
-    ("CG129901", "Midsummer Weekend Congress 2012", date(2012, 5, 18), date(2012, 5, 20)),
-    ("LG129902", "County League Division 3 2011-12", date(2011, 9, 12), date(2012, 5, 14)),
-    ("CC129903", "Riverside Club Championship 2011-12", date(2011, 10, 3), date(2012, 5, 21)),
+MISSING = (  # registered, played in the last season, never reported: the chase list's content
+    ("CG159901", "Midsummer Weekend Congress 2015", date(2015, 5, 15), date(2015, 5, 17)),
+    ("LG159902", "County League Division 3 2014-15", date(2014, 9, 15), date(2015, 5, 11)),
+    ("CC159903", "Riverside Club Championship 2014-15", date(2014, 10, 6), date(2015, 5, 18)),
 )
 
 
 def register_events(federation: Federation) -> int:
-    """Register every event of the demo (and the three that never report) in bulk."""
+    """Register every event of the demo (and the three that never report) in bulk.
+
+    The dates are those the event's results file gives (EVENT DATE, FINAL RESULT DATE):
+    its first and last games.
+    """
     events = {}
     for demo_file in federation.files:
         if demo_file.event_code in events:
             continue  # a corrected second submission of an event already registered
-        results, _report = read_results_bytes(demo_file.data)
-        details = results.event if results else None
-        if details is None or details.event_date is None or details.final_result_date is None:
-            continue
         events[demo_file.event_code] = _event(
             demo_file.event_code, demo_file.event_name, _KIND[demo_file.kind],
-            details.event_date, details.final_result_date,
+            demo_file.first_day, demo_file.last_day,
         )  # fmt: skip
     for code, name, start, end in MISSING:
         kind = {"CG": "congress", "LG": "league"}.get(code[:2], "club")

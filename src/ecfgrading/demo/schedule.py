@@ -1,9 +1,12 @@
 """When results reach the grading team, and the lists each batch goes into.
 
-Organisers send a file a few weeks after the event; leagues once the season is over.
-Nearly everything of a season arrives by the end of June, in time for the initial July
-lists; a few files each year come only in July (late results, in time for the August
-versions, G26), and one event sends a corrected file with a higher SUBMISSION INDEX.
+Organisers send a file a few weeks after the event, and by the end of its half-year at
+the latest (31 December, 30 June: the cut-offs of the half-year lists, G32); leagues and
+club championships once their season is over. So the January lists (rapid only to
+2011-01, both rates from 2012-01) grade the autumn's tournaments, and the July lists the
+whole season. A few files each year come only in July (late results, in time for the
+August versions, G26), and one event sends a corrected file with a higher SUBMISSION
+INDEX.
 """
 
 from __future__ import annotations
@@ -15,20 +18,24 @@ import numpy as np
 
 from ecfgrading.demo.events import EventKind, Played, PlayedEvent, PlayedPart
 from ecfgrading.demo.play import LOSS, WIN
-from ecfgrading.demo.seasons import FIRST_YEAR, season_end
+from ecfgrading.demo.seasons import DEMO_SEASONS, FIRST_YEAR, SEASONS, season_end, season_label
+from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 
 Rng = np.random.Generator
 
-LATE_EVENTS = 3  # a season, for the seasons of July 2010 and July 2011
-LATE_SEASONS = (1, 2)
+LATE_EVENTS = 3  # a season, received in July: for the August versions
+LATE_SEASONS = DEMO_SEASONS
 CORRECTED_SEASON = 1
 CORRECTED_GAMES = 3  # results the corrected file puts right
 INITIAL, AUGUST = "initial", "august"
 RAPID = Rate.RAPID
 LATE_KINDS = (EventKind.CONGRESS, EventKind.RAPIDPLAY, EventKind.CLUB, EventKind.JUNIOR)
 AUGUST_CUTOFF = (8, 15)  # (month, day): files received by then go into the August lists
-NEXT_SEASON_CUTOFF = date(2012, 12, 15)  # the new season's first files are all in
+FIRST_LIST = ListId(FIRST_YEAR + 2, 1)  # 2010-01, the first list after the starting list
+LAST_LIST = ListId(season_end(DEMO_SEASONS[-1]).year, 7)  # 2015-07
+NEXT_SEASON = SEASONS  # 2015-16: its first results are received after the last list
+NEXT_SEASON_CUTOFF = date(FIRST_YEAR + NEXT_SEASON, 12, 15)  # its first files are all in
 
 
 @dataclass(frozen=True)
@@ -50,44 +57,60 @@ class Step:
 
 
 def steps() -> list[Step]:
-    """Rapid lists every January, July lists in July, revised in August (G26); then the
-    first results of 2012-13, imported after the last list and graded in none."""
+    """Every list from 2010-01 to 2015-07 in date order (G31): a January list's initial
+    version, a July list's initial and August versions (G43), standard first; then the
+    first results of 2015-16, imported after the last list and graded in none."""
     found = []
-    for year in (2010, 2011, 2012):
-        july = f"{year}-07"
-        found += [
-            Step(
-                f"rapid {year}-01", date(year - 1, 12, 31), (ListRun(f"{year}-01", RAPID, INITIAL),)
-            ),
-            Step(f"July {year} initial", date(year, 6, 30), _both(july, INITIAL)),
-            Step(f"July {year} august", date(year, *AUGUST_CUTOFF), _both(july, AUGUST)),
-        ]
+    list_id = FIRST_LIST
+    while list_id <= LAST_LIST:
+        found += _steps_of(list_id)
+        list_id = list_id.next()
     # The new season's first results (nextseason): received and identified, not graded.
-    return [*found, Step("2012-13 so far", NEXT_SEASON_CUTOFF, ())]
+    return [*found, Step(f"{season_label(NEXT_SEASON)} so far", NEXT_SEASON_CUTOFF, ())]
 
 
-def _both(list_id: str, version: str) -> tuple[ListRun, ...]:
-    return (ListRun(list_id, Rate.STANDARD, version), ListRun(list_id, RAPID, version))
+def _steps_of(list_id: ListId) -> list[Step]:
+    rates = list_id.rates()
+
+    def runs(version: str) -> tuple[ListRun, ...]:
+        return tuple(ListRun(str(list_id), rate, version) for rate in rates)
+
+    if list_id.month == 1:
+        title = f"rapid {list_id}" if rates == (RAPID,) else f"January {list_id.year}"
+        return [Step(title, date(list_id.year - 1, 12, 31), runs(INITIAL))]
+    found = [Step(f"July {list_id.year} initial", date(list_id.year, 6, 30), runs(INITIAL))]
+    if list_id.has_august:
+        found.append(
+            Step(f"July {list_id.year} august", date(list_id.year, *AUGUST_CUTOFF), runs(AUGUST))
+        )
+    return found
 
 
 def received_on(rng: Rng, event: PlayedEvent) -> date:
-    """A few weeks after the last game, and by 28 June at the latest (unless late)."""
+    """A few weeks after the last game, and by the end of its half-year (unless late)."""
     if event.kind is EventKind.LEAGUE:
         delay = int(rng.integers(10, 45))
     else:
         delay = 3 + int(rng.exponential(18.0))
-    return min(event.last_day + timedelta(days=delay), _june(event.season))
+    return min(event.last_day + timedelta(days=delay), half_year_end(event.last_day))
 
 
-def _june(season: int) -> date:
-    return date(season_end(season).year, 6, 28)
+def half_year_end(day: date) -> date:
+    """The cut-off a file is sent by: 30 June or 31 December, whichever comes first."""
+    return date(day.year, 6, 30) if day.month <= 6 else date(day.year, 12, 31)
 
 
 def with_receipts(rng: Rng, events: list[PlayedEvent]) -> list[PlayedEvent]:
-    """Every event with the day its file arrived; a few each season arrive late."""
+    """Every event with the day its file arrived; a few each season arrive late: events
+    of the spring, due by 30 June, that come in July."""
     dated = [replace(event, received=received_on(rng, event)) for event in events]
     for season in LATE_SEASONS:
-        candidates = [k for k, e in enumerate(dated) if e.season == season and e.kind in LATE_KINDS]
+        spring = date(FIRST_YEAR + season + 1, 1, 1)
+        candidates = [
+            k
+            for k, e in enumerate(dated)
+            if e.season == season and e.kind in LATE_KINDS and e.last_day >= spring
+        ]
         chosen = rng.choice(candidates, min(LATE_EVENTS, len(candidates)), replace=False)
         for index in chosen.tolist():
             july = date(FIRST_YEAR + season + 1, 7, int(rng.integers(2, 31)))

@@ -1,7 +1,9 @@
 """The demo's seasons (1 June .. 31 May) and the days events are played on.
 
 Season 0 is 2008-09, before the demo starts: the starting list (2009-07) is its list.
-Seasons 1..3 are 2009-10, 2010-11 and 2011-12, played out as results files.
+Seasons 1..6 are 2009-10 to 2014-15, played out as results files: the last two annual
+standard lists (ecf-2009, to 2011-07), the half-year lists of ecf-2012 (2012-01 to
+2014-07) and the first of ecf-2015 (2015-01, 2015-07).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import numpy as np
 
 Rng = np.random.Generator
 
-SEASONS = 4  # 0 (the starting list's) and the three demo seasons
-DEMO_SEASONS = (1, 2, 3)
+SEASONS = 7  # 0 (the starting list's) and the six demo seasons
+DEMO_SEASONS = (1, 2, 3, 4, 5, 6)
 FIRST_YEAR = 2008  # season 0 starts on 1 June 2008
 
 

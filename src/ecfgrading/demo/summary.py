@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +13,9 @@ from ecfgrading.demo.generator import FederationStats
 
 if TYPE_CHECKING:
     from ecfgrading.demo.logins import DemoLogin
+
+
+CATEGORY_ORDER = "XABCDEF"
 
 
 @dataclass(frozen=True)
@@ -25,11 +28,19 @@ class PublishedList:
     published: int  # players in the published list
     players: int  # players with a graded game in P0
     games: int
+    rule_set: str = ""  # G31: the rule set it was computed under
+    categories: Mapping[str, int] = field(default_factory=dict)  # published, by category
 
     def __str__(self) -> str:
+        counts = ", ".join(
+            f"{category} {self.categories[category]:,}"
+            for category in CATEGORY_ORDER
+            if self.categories.get(category)
+        )
         return (
-            f"{self.rate:8} {self.list_id} {self.version:8} {self.published:7,} published "
-            f"({self.players:,} players with games, {self.games:,} games)"
+            f"{self.rate:8} {self.list_id} {self.version:8} {self.rule_set:8} "
+            f"{self.published:7,} published ({self.players:,} players with games, "
+            f"{self.games:,} games): {counts or 'none'}"
         )
 
 

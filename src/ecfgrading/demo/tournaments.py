@@ -2,13 +2,14 @@
 
 Each is one or more Swiss sections (SECTION RESULTS with ROUND), players placed in
 sections by the grade organisers see. Entrants come from across the federation, most
-from the host county.
+from the host county. A congress circuit (``circuit``) runs through every half-year,
+and its regulars play every weekend of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 import numpy as np
@@ -158,6 +159,90 @@ def tournaments(
         events.append(event)
         spent += event.games
     return events
+
+
+# -- the congress circuit ------------------------------------------------------------------
+
+# One open section, so that no regular is left in a section too small for five rounds.
+CIRCUIT = replace(
+    CONGRESS, title="{town} Grand Prix Congress", rounds=(5,), sections=(("Open", None),)
+)
+CIRCUIT_HALVES = ((7, 12), (1, 5))  # July to December, January to May: a half-year each
+CIRCUIT_WEEKENDS = 7  # in each half-year: 35 games for a regular who plays them all
+CIRCUIT_REGULARS = (0.002, 2, 24)  # share of the players; at least, at most
+SMALLEST_FIELD = 6  # the regulars and a few others: one section, all-play-all
+
+
+def circuit(world: World, season: int, budget: int) -> list[PlayedEvent]:
+    """The season's congress circuit: seven weekends in each half-year, and regulars
+    (the keenest congress players) who play every one of them.
+
+    A regular plays about 35 standard games in each half-year, so that he is graded X
+    on the half-year alone under ecf-2012 (G36), and A under ecf-2015 (G37). Each
+    weekend is open to others too, as many as the circuit's ``budget`` of games allows.
+    """
+    regulars = circuit_regulars(world, season)
+    if len(regulars) == 0:
+        return []
+    appetite = _appetite(world, season, CIRCUIT)
+    appetite[regulars] = 0.0
+    each = budget / (len(CIRCUIT_HALVES) * CIRCUIT_WEEKENDS)
+    events = []
+    for months in CIRCUIT_HALVES:
+        saturdays = weekends(season, *months)
+        step = (len(saturdays) - 1) / (CIRCUIT_WEEKENDS - 1)  # evenly spread, first to last
+        for number in range(CIRCUIT_WEEKENDS):
+            saturday = saturdays[round(number * step)]
+            events.append(_circuit_weekend(world, season, regulars, appetite, saturday, each))
+    return events
+
+
+def circuit_regulars(world: World, season: int) -> IntArray:
+    """The active adults with the greatest appetite for congresses, strongest first."""
+    people = world.people
+    share, least, most = CIRCUIT_REGULARS
+    count = min(most, max(least, round(len(people) * share)))
+    adult = people.active(season) & ~world.juniors(season) & (people.congress > 0)
+    candidates = np.flatnonzero(adult)
+    keenest = candidates[np.argsort(-people.congress[candidates], kind="stable")[:count]]
+    result: IntArray = keenest[np.argsort(-people.seen[keenest, season], kind="stable")]
+    return result
+
+
+def _circuit_weekend(
+    world: World,
+    season: int,
+    regulars: IntArray,
+    appetite: FloatArray,
+    saturday: date,
+    games: float,
+) -> PlayedEvent:
+    rng = world.rng
+    host = int(rng.integers(len(world.counties)))
+    rounds = CIRCUIT.rounds[0]
+    field = int(CIRCUIT.entrants * rng.lognormal(0.0, 0.3))
+    field = max(SMALLEST_FIELD, len(regulars) + 4, min(field, round(2 * games / rounds)))
+    weights = appetite * np.where(world.county_of(season) == host, HOST_PULL, 1.0)
+    others = min(field - len(regulars), int(np.count_nonzero(weights)))
+    drawn = (
+        rng.choice(len(weights), others, replace=False, p=weights / weights.sum())
+        if others > 0
+        else np.zeros(0, dtype=np.int64)
+    )
+    entrants = np.concatenate([regulars, drawn.astype(np.int64)])
+    days = CIRCUIT.days(saturday, rounds)
+    county = world.counties[host]
+    parts = _sections(world, season, CIRCUIT, entrants, rounds, days)
+    return PlayedEvent(
+        code=world.codes.issue(CIRCUIT.kind, season),
+        name=_title(world, CIRCUIT, county, days[0]),
+        kind=CIRCUIT.kind,
+        season=season,
+        control=world.pick(CIRCUIT.controls, (3.0, 2.0, 1.0)),
+        parts=tuple(parts),
+        county=county,
+        order=tuple(player for part in parts for player in _section_players(part)),
+    )
 
 
 def _appetite(world: World, season: int, fmt: Format) -> FloatArray:

@@ -112,10 +112,10 @@ def whole_half_years(
     placed = column >= 0
     cell = stored.player[placed] * len(HALF_YEARS_READ) + column[placed]
     cells = size * len(HALF_YEARS_READ)
-    n = np.bincount(cell, minlength=cells).reshape(size, -1).astype(np.int64)
+    n = np.bincount(cell, minlength=cells).reshape(size, len(HALF_YEARS_READ)).astype(np.int64)
     weights = stored.points[placed]
     total: FloatArray = np.bincount(cell, weights, minlength=cells).astype(np.float64)
-    total = total.reshape(size, -1)
+    total = total.reshape(size, len(HALF_YEARS_READ))
     need = np.maximum(target - n0, 0)
     taken = np.zeros_like(n)
     points = np.zeros(size)
