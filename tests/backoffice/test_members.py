@@ -111,7 +111,8 @@ def test_a_member_is_linked_to_his_player_and_to_a_login_in_the_member_role() ->
 def test_games_received_for_a_list_are_shown_from_the_members_side(bloggs: DirectMember) -> None:
     games = games_received(bloggs.player, "2013-07")
 
-    assert (games.start, games.end) == (dt.date(2012, 6, 1), dt.date(2013, 5, 31))
+    # G32: the 2013-07 lists' period, July 2012 to June 2013 (30 June cut-off from 2012).
+    assert (games.start, games.end) == (dt.date(2012, 7, 1), dt.date(2013, 6, 30))
     standard, rapid = games.by_rate
     assert standard[0] == "standard"
     shown = [(g.date, g.score, g.colour, g.opponent) for g in standard[1]]

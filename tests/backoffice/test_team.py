@@ -546,7 +546,8 @@ def test_the_compute_form_proposes_the_list_after_the_latest(team: Any) -> None:
 
     draft.status, draft.published_at = "published", dt.datetime(2012, 7, 15, tzinfo=dt.UTC)
     draft.save()
-    assert proposed() == ("2013-01", "rapid", "initial")  # January lists are rapid only
+    # G31: from 2012-01 a January list publishes both rates, standard first.
+    assert proposed() == ("2013-01", "standard", "initial")
 
 
 def test_a_guessed_case_number_or_membership_is_not_found(
