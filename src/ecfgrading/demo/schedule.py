@@ -18,7 +18,14 @@ import numpy as np
 
 from ecfgrading.demo.events import EventKind, Played, PlayedEvent, PlayedPart
 from ecfgrading.demo.play import LOSS, WIN
-from ecfgrading.demo.seasons import DEMO_SEASONS, FIRST_YEAR, SEASONS, season_end, season_label
+from ecfgrading.demo.seasons import (
+    DEMO_SEASONS,
+    FIRST_YEAR,
+    SEASONS,
+    season_end,
+    season_label,
+    season_start,
+)
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 
@@ -32,7 +39,7 @@ INITIAL, AUGUST = "initial", "august"
 RAPID = Rate.RAPID
 LATE_KINDS = (EventKind.CONGRESS, EventKind.RAPIDPLAY, EventKind.CLUB, EventKind.JUNIOR)
 AUGUST_CUTOFF = (8, 15)  # (month, day): files received by then go into the August lists
-FIRST_LIST = ListId(FIRST_YEAR + 2, 1)  # 2010-01, the first list after the starting list
+FIRST_LIST = ListId.grading(season_start(1))  # 2010-01, the first list after the starting list
 LAST_LIST = ListId(season_end(DEMO_SEASONS[-1]).year, 7)  # 2015-07
 NEXT_SEASON = SEASONS  # 2015-16: its first results are received after the last list
 NEXT_SEASON_CUTOFF = date(FIRST_YEAR + NEXT_SEASON, 12, 15)  # its first files are all in
