@@ -324,3 +324,15 @@ def test_the_help_twin_gives_the_rule_sets(client: Client) -> None:
     assert [f["lowest_games"] for f in found] == [9, 9, 5]
     assert data["rules"]["era"]["name"] == "ecf-2009"
     assert any(s["id"] == "rule-sets" for s in data["sections"])
+
+
+def test_the_help_page_says_how_what_ifs_and_replays_are_made(client: Client) -> None:
+    """Issue 21: ``grade --rule-set`` and ``regrade`` are explained on the help page, and a
+    what-if is said never to replace the list's own version."""
+    html = client.get("/help/").content.decode()
+    section = html[html.index('<h3 id="re-checking">') :]
+    words = text(section[: section.index("</section>")])
+    assert "A published list never changes" in words
+    assert "can never be published as that list" in words
+    assert "ecfgrading grade --list 2013-07 --rate standard --rule-set ecf-2015" in words
+    assert "ecfgrading regrade --from 2010-01 --to 2015-07" in words
