@@ -27,8 +27,9 @@ OFFICER = ("olivia", "demo-olivia-2012")  # the demo's first officer (demo/login
 TEAM = ("grader", "demo-grader-2012")  # the demo's grading-team login
 SEED = 3  # the demo the web tests serve: its players are the file's
 # 11 November: Chromium here shows a date field month first (no en_GB locale on the
-# machine), and 11/11/2012 reads the same to a British officer.
-EVENT = ("RP130010", "Haslemere Autumn Rapidplay", "11/11/2012")
+# machine), and 11/11/2015 reads the same to a British officer. The demo's season in
+# progress is 2015-16, its first results received and not yet graded.
+EVENT = ("RP160010", "Haslemere Autumn Rapidplay", "11/11/2015")
 
 HEADER = """#EVENT DETAILS
 #EVENT CODE={code}
@@ -120,8 +121,8 @@ def _shoot(url: str, folder: Path, files: Path) -> None:
             page.get_by_label("Event code").fill(EVENT[0])
             page.get_by_label("Event name").fill(EVENT[1])
             page.get_by_label("Kind").select_option("other")
-            page.get_by_label("First day").fill("2012-11-11")
-            page.get_by_label("Last day").fill("2012-11-11")
+            page.get_by_label("First day").fill("2015-11-11")
+            page.get_by_label("Last day").fill("2015-11-11")
             page.get_by_label("Minutes for the game").fill("20")
             page.get_by_label("Seconds added per move").fill("10")
             # G2: 20 minutes and 10 s a move over 60 moves, 30 minutes each: rapid.

@@ -30,8 +30,8 @@ RESULTS = """#EVENT DETAILS
 #EVENT CODE={code}
 #SUBMISSION INDEX=1
 #EVENT NAME=Spring Rapidplay
-#EVENT DATE=13/10/2012
-#FINAL RESULT DATE=13/10/2012
+#EVENT DATE=10/10/2015
+#FINAL RESULT DATE=10/10/2015
 #RESULTS OFFICER=A N Grader
 #RESULTS OFFICER ADDRESS=1 High Street, Anytown
 #TREASURER=A Treasurer
@@ -42,8 +42,8 @@ RESULTS = """#EVENT DETAILS
 #PIN=1#NAME=Newcomer, Nina#CLUB NAME=Newtown
 #PIN=2#NAME=Twin, Tom#CLUB NAME=Newtown
 #SECTION RESULTS=Open
-#PIN1=1#SCORE=10#PIN2=2#GAME DATE=13/10/2012
-#PIN1=2#SCORE=55#PIN2=1#GAME DATE=13/10/2012
+#PIN1=1#SCORE=10#PIN2=2#GAME DATE=10/10/2015
+#PIN1=2#SCORE=55#PIN2=1#GAME DATE=10/10/2015
 #FINISH
 """
 
@@ -66,7 +66,7 @@ def seed(cases: int = 1, queries: int = 1) -> None:
             date_of_birth=dt.date(born, 3, 1),
         )
         club, _ = Club.objects.get_or_create(name=club_name)
-        ClubMembership.objects.create(player=twin, club=club, first_season=2012, last_season=2013)
+        ClubMembership.objects.create(player=twin, club=club, first_season=2015, last_season=2016)
         twins.append(twin)
     for n in range(cases):
         data = RESULTS.format(code=f"TEAMCASE{n + 1}").encode()
@@ -150,7 +150,7 @@ def _shoot(url: str, folder: Path, twin: str) -> None:
             shot("chase")
             page.goto(url + "/backoffice/team/assignments/")
             page.get_by_label("Grading code").fill(twin)
-            page.get_by_label("From list").fill("2013-07")
+            page.get_by_label("From list").fill("2016-01")
             page.get_by_label("or FIDE rating").fill("1850")
             page.get_by_role("button", name="Preview the assignment").click()
             shot("assignment")
