@@ -13,12 +13,15 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ecfgrading.errors import ServiceError  # the standard library only: --help stays fast
 from ecfgrading.progress import Progress
+
+if TYPE_CHECKING:
+    from ecfgrading.lookups.exports import ExportedFile
 
 
 class DomainError(click.ClickException):
@@ -299,12 +302,21 @@ def grade(list_id: str, rate: str, version: str | None, rules_name: str | None) 
     help="Recompute every list under this rule set (a what-if; default: each list's own, G31).",
 )
 @click.option("--again", is_flag=True, help="Recompute lists an interrupted run already did.")
-def regrade(first: str, last: str, rules_name: str | None, again: bool) -> None:
+@click.option(
+    "--as-published",
+    is_flag=True,
+    help="Read only the results received by the time each published version was computed "
+    "(default: every result on record now, late ones included).",
+)
+def regrade(first: str, last: str, rules_name: str | None, again: bool, as_published: bool) -> None:
     """Recompute every published list of a span in order as drafts, and compare.
 
     Each list's draft is compared with its published version: how many grades differ,
-    and the largest differences. Interrupt it at any time (Ctrl-C): run the same command
-    again to go on from where it stopped.
+    and the largest differences. By default each draft reads every result on record now,
+    so results received since a list was published show as differences; with
+    --as-published it reads only the results its published version had, so that any
+    difference is the code's or the rule set's. Interrupt it at any time (Ctrl-C): run the
+    same command again to go on from where it stopped.
     """
     _django()
     from ecfgrading.services.grading.regrade import check_span, span
@@ -314,7 +326,14 @@ def regrade(first: str, last: str, rules_name: str | None, again: bool) -> None:
     checks = recomputed = differing = 0
     try:
         with _progress("regrade", len(span(first, last))) as progress:
-            for check in run(first, last, rules_name=rules_name, again=again, progress=progress):
+            for check in run(
+                first,
+                last,
+                rules_name=rules_name,
+                again=again,
+                as_published=as_published,
+                progress=progress,
+            ):
                 click.echo(check.to_text())  # each list as it is done: the run's progress
                 checks += 1
                 recomputed += int(bool(check.draft))
@@ -405,21 +424,39 @@ def assign(
 def lists_export(
     list_id: str, rate: str | None, version: str | None, fmt: str, out: Path | None
 ) -> None:
-    """Export a published list (both rates of a July list in one CSV by default)."""
+    """Export a published list (both rates of a July list in one CSV by default).
+
+    The CSV is ISO-8859-1, as graders' tools read it: names it cannot write are
+    transliterated, and counted on stderr (docs/formats.md, "Encodings")."""
     _django()
     from ecfgrading.engine.types import Rate
-    from ecfgrading.lookups.exports import export_list
+    from ecfgrading.lookups.exports import export_file
 
     rates = (Rate(rate),) if rate else None
-    data = export_list(list_id, rates=rates, version=version, fmt=fmt)
+    exported = export_file(list_id, rates=rates, version=version, fmt=fmt)
+    data = exported.data
     if out is None:
         sys.stdout.buffer.write(data)
-        return
-    try:
-        out.write_bytes(data)
-    except OSError as error:
-        raise DomainError(f"cannot write {out}: {error.strerror}") from None
-    click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)
+    else:
+        try:
+            out.write_bytes(data)
+        except OSError as error:
+            raise DomainError(f"cannot write {out}: {error.strerror}") from None
+        click.echo(f"wrote {out} ({len(data):,} bytes)", err=True)
+    if fmt == "csv":
+        click.echo(_transliterated(exported), err=True)
+
+
+def _transliterated(exported: ExportedFile) -> str:
+    """How many player and club names ISO-8859-1 could not write, and the first few."""
+    players, clubs = exported.count("player"), exported.count("club")
+    line = (
+        f"ISO-8859-1 (Latin-1): {players} player name{'' if players == 1 else 's'} and "
+        f"{clubs} club name{'' if clubs == 1 else 's'} transliterated"
+    )
+    shown = [f"  {each.name!r} as {each.written!r}" for each in exported.transliterated[:5]]
+    more = len(exported.transliterated) - len(shown)
+    return "\n".join([line, *shown, *([f"  and {more} more"] if more > 0 else [])])
 
 
 def _in_a_folder(out: Path | None) -> Path | None:

@@ -98,6 +98,33 @@ def test_a_result_on_record_since_publication_shows_as_a_difference() -> None:
     assert f"{keen.ref} Keen, Kim: 150B -> 148B" in july.to_text()
 
 
+def test_as_published_a_result_received_since_publication_is_left_out() -> None:
+    """The same late loss as above: read on the results each published version had, the
+    2012-07 list comes out as published (150B), as unchanged code must."""
+    fed, keen = _history()
+    import_files([fed.event(fed.against(keen, ["01"], 150, date(2012, 3, 10)))])
+
+    checks = list(regrade("2011-07", "2012-07", as_published=True))
+
+    done = [c for c in checks if c.draft]
+    assert [c.list_id for c in done] == ["2011-07", "2012-01", "2012-07"]
+    assert all(c.differs == 0 for c in checks)
+    july = done[-1]
+    assert "against standard 2012-07 initial (on its results): 0 of 1" in july.to_text()
+    draft = ListVersion.objects.get(
+        grading_list__list_id="2012-07", grading_list__rate="standard", name=july.draft
+    )
+    assert ListEntry.objects.get(version=draft, player=keen).grade == 150
+    published = ListVersion.objects.get(
+        grading_list__list_id="2012-07", grading_list__rate="standard", name="initial"
+    )
+    assert draft.report["received_by"] == published.computed_at.isoformat()
+    # The run's drafts are its own: the default run after it recomputes, late loss and all.
+    again = {c.list_id: c for c in regrade("2011-07", "2012-07") if c.draft}
+    assert not any(c.resumed for c in again.values())
+    assert again["2012-07"].changed == 1
+
+
 def test_an_interrupted_run_goes_on_where_it_stopped() -> None:
     _history()
     first = list(islice(regrade("2011-07", "2012-07"), 3))  # then the run is stopped

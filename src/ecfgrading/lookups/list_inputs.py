@@ -4,6 +4,7 @@ G33, G34 for the half-yearly lists)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -75,15 +76,23 @@ class Loaded:
     waiting: dict[str, int]  # event code -> games left out for pending identifications
 
 
-def load_inputs(list_id: ListId, rate: Rate, rules: RuleSet | None = None) -> Loaded:
+def load_inputs(
+    list_id: ListId,
+    rate: Rate,
+    rules: RuleSet | None = None,
+    *,
+    received_by: datetime | None = None,
+) -> Loaded:
     """Everything is keyed by surviving player: a merged record's history is his.
 
     ``rules`` (default: the rule set of the list's date, G31) decides only whether P1 and
     P2 are read game by game; which lists are read is the list's date's (G33, G34).
+    ``received_by`` leaves out the games of results received after it (a replay of a
+    list on the results its published version had); by default every game on record.
     """
     rules = rules or rules_for(list_id)
     survivors = Survivors()
-    ids, games = _games(list_id, rate, survivors)
+    ids, games = _games(list_id, rate, survivors, received_by)
     sources = Sources(
         previous=versions.published(list_id.previous_same_rate(rate), rate),
         other_rate=versions.published(list_id.previous_other_rate(rate), rate.other),
@@ -100,20 +109,25 @@ def load_inputs(list_id: ListId, rate: Rate, rules: RuleSet | None = None) -> Lo
     history = _history(list_id, sources, ids, rate, survivors, rules)
     inputs = ListInputs(list_id, rate, players, games, history)
     grade1 = {int(i): int(g) for i, g in zip(ids, previous, strict=True) if not np.isnan(g)}
-    return Loaded(inputs, sources, grade1, _waiting(list_id, rate))
+    return Loaded(inputs, sources, grade1, _waiting(list_id, rate, received_by))
 
 
-def _p0_games(list_id: ListId, rate: Rate) -> Any:
+def _p0_games(list_id: ListId, rate: Rate, received_by: datetime | None) -> Any:
     p0 = list_id.p0()
-    return Game.objects.filter(
+    games = Game.objects.filter(
         rate=rate.value, graded=True, game_date__gte=p0.start, game_date__lte=p0.end
     )
+    if received_by is not None:
+        games = games.filter(submission__received_at__lte=received_by)
+    return games
 
 
-def _games(list_id: ListId, rate: Rate, survivors: Survivors) -> tuple[IntArray, GameTable]:
+def _games(
+    list_id: ListId, rate: Rate, survivors: Survivors, received_by: datetime | None
+) -> tuple[IntArray, GameTable]:
     """G1, G3: graded games of this rate in P0 whose players are both identified."""
     rows = list(
-        _p0_games(list_id, rate)
+        _p0_games(list_id, rate, received_by)
         .filter(player1__isnull=False, player2__isnull=False)
         .values_list("id", "player1_id", "player2_id", "result", "game_date")
         .iterator(chunk_size=50_000)
@@ -272,10 +286,10 @@ def _stored_games(
     )
 
 
-def _waiting(list_id: ListId, rate: Rate) -> dict[str, int]:
+def _waiting(list_id: ListId, rate: Rate, received_by: datetime | None) -> dict[str, int]:
     """Games left out because a player is still in the identification queue."""
     rows = (
-        _p0_games(list_id, rate)
+        _p0_games(list_id, rate, received_by)
         .filter(Q(player1__isnull=True) | Q(player2__isnull=True))
         .values("event__code")
         .annotate(games=Count("id"))

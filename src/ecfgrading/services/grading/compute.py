@@ -87,27 +87,38 @@ def compute_version(
     actor: str = "",
     user: Any = None,
     rules_name: str | None = None,
+    received_by: datetime | None = None,
 ) -> GradingRun:
     """Compute a draft version of a list on the data as it is now (G26).
 
     The list is computed under the rule set of its date (G31) unless ``rules_name`` names
     another (a what-if: such a draft is never published as the list's own version). The
     version records the rule set it was computed under, so that it is explained, and
-    recomputed, under the same rules.
+    recomputed, under the same rules. ``received_by`` leaves out the games of results
+    received after it (``regrade --as-published``); by default every game on record.
     """
     with user_input(VersionError):
         lid = ListId.parse(list_id)
         lid.check_rate(rate)
         rules = rules_for(lid) if rules_name is None else rule_set(rules_name)
     with busy_as_error(f"grading the {rate} list {lid}"):
-        return _compute(lid, rate, version, rules, actor=actor or "grading", user=user)
+        return _compute(
+            lid, rate, version, rules, actor=actor or "grading", user=user, received_by=received_by
+        )
 
 
 def _compute(
-    lid: ListId, rate: Rate, version: str | None, rules: RuleSet, *, actor: str, user: Any
+    lid: ListId,
+    rate: Rate,
+    version: str | None,
+    rules: RuleSet,
+    *,
+    actor: str,
+    user: Any,
+    received_by: datetime | None,
 ) -> GradingRun:
     started = time.perf_counter()
-    loaded = load_inputs(lid, rate, rules)
+    loaded = load_inputs(lid, rate, rules, received_by=received_by)
     loaded_at = time.perf_counter()
     outcome = compute_list(loaded.inputs, rules)
     computed_at = time.perf_counter()
@@ -122,6 +133,8 @@ def _compute(
             "store": time.perf_counter() - computed_at,
         }
         target.report = run.as_dict()
+        if received_by is not None:  # the results it was computed on: those received by then
+            target.report["received_by"] = received_by.isoformat()
         target.computed_at = timezone.now()
         target.save(update_fields=["report", "computed_at"])
         AuditLog.record("compute list", target, user=user, actor=actor)

@@ -8,6 +8,12 @@ draft is compared with the list's current published version (``lookups.differenc
 how many grades differ and the largest differences. A federation re-checks its history
 this way, or the grading team a change of code.
 
+By default a draft reads every game on record now, results received after the list was
+published included (late files, corrections): the differences are then what the results
+on record say now. ``as_published`` reads only the results received by the time the
+published version was computed, as it did, so that with unchanged code and identities
+every grade comes out the same and any difference is the code's (or a rule set's).
+
 The drafts are the run's memory: a draft made by a run carries the run's key in its
 report, so a run interrupted (Ctrl-C, a lost connection) and started again goes on where
 it stopped; ``again`` recomputes everything.
@@ -51,6 +57,7 @@ class ListCheck:
     seconds: float
     resumed: bool  # made by an earlier, interrupted run of the same span
     skipped: str = ""  # why no draft was made
+    as_published: bool = False  # on the results received by the published version
 
     @property
     def differs(self) -> int:
@@ -61,8 +68,9 @@ class ListCheck:
         if not self.draft:
             return f"{head}: {self.skipped}, skipped"
         done = "already recomputed by this run" if self.resumed else f"{self.seconds:.2f} s"
+        results = " (on its results)" if self.as_published else ""
         line = (
-            f"{head}: draft {self.draft} against {self.against}: {self.differs} of "
+            f"{head}: draft {self.draft} against {self.against}{results}: {self.differs} of "
             f"{self.players} grades differ ({self.changed} changed, {self.new} new, "
             f"{self.dropped} dropped); {done}"
         )
@@ -91,6 +99,7 @@ def regrade(
     *,
     rules_name: str | None = None,
     again: bool = False,
+    as_published: bool = False,
     actor: str = "regrade",
     progress: Progress | None = None,
 ) -> Iterator[ListCheck]:
@@ -98,21 +107,38 @@ def regrade(
 
     Yields each list's check as soon as it is done, so that a caller can show it and an
     interruption loses at most the list under way (each is computed in one transaction).
+    ``as_published``: on the results the published version had (see the module's text).
     """
     with user_input(VersionError):
         named = rule_set(rules_name) if rules_name else None
     lists = span(first, last)
-    key = f"{first}..{last} {named.name if named else 'own'}"
+    results = " as published" if as_published else ""
+    key = f"{first}..{last} {named.name if named else 'own'}{results}"
     for done, (lid, rate) in enumerate(lists):
         if progress is not None:
             progress(done, len(lists), f"regrade {rate} {lid}")
-        yield _check(lid, rate, named.name if named else None, key, again=again, actor=actor)
+        yield _check(
+            lid,
+            rate,
+            named.name if named else None,
+            key,
+            again=again,
+            as_published=as_published,
+            actor=actor,
+        )
     if progress is not None:
         progress(len(lists), len(lists), "regrade")
 
 
 def _check(
-    lid: ListId, rate: Rate, rules_name: str | None, key: str, *, again: bool, actor: str
+    lid: ListId,
+    rate: Rate,
+    rules_name: str | None,
+    key: str,
+    *,
+    again: bool,
+    as_published: bool,
+    actor: str,
 ) -> ListCheck:
     rules = rules_name or rules_for(lid).name
     published = versions.published(str(lid), rate)
@@ -124,7 +150,10 @@ def _check(
     resumed = draft is not None and not again and _made_by(draft, key) and _rules_of(draft, rules)
     started = time.perf_counter()
     if not resumed:
-        run = compute_version(str(lid), rate, rules_name=rules_name, actor=actor)
+        received_by = published.computed_at if as_published else None
+        run = compute_version(
+            str(lid), rate, rules_name=rules_name, actor=actor, received_by=received_by
+        )
         draft = ListVersion.objects.get(pk=run.version_id)
         draft.report = {**draft.report, "regrade": key}
         draft.save(update_fields=["report"])
@@ -144,6 +173,7 @@ def _check(
         largest=tuple(c for c in found.rows if c.kind == "changed")[:LARGEST_SHOWN],
         seconds=seconds,
         resumed=resumed,
+        as_published=as_published,
     )
 
 
