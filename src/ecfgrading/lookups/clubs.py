@@ -13,7 +13,8 @@ Addresses (stable: people bookmark them):
   such a club later tells its code, the old address leads to the new one.
 - a county is ``/counties/<key>/``, its name folded to plain lower-case words joined by
   hyphens ('Isle of Wight' -> ``isle-of-wight``); should two names fold alike, the
-  later county (by id) adds ``-<id>``. County has no code of its own.
+  later county (by id) adds ``-<id>``. ``/counties/<code>/`` by its four-character
+  association code (``registry.associations``) leads there too.
 
 Merged clubs (``Club.merged_into``): the absorbed club keeps its row and its name, so a
 lookup finds the club under both names, and both lead to the same members: those of the
@@ -81,6 +82,7 @@ def location_label(name: str, is_location: bool) -> str:
 @dataclass(frozen=True)
 class CountyRef:
     key: str  # its address: /counties/<key>/
+    code: str  # its association code, e.g. 'NORF': assoc_code in the federation's API
     name: str
     clubs: int  # clubs and locations affiliated to it
 
@@ -133,6 +135,12 @@ class _ClubRow(NamedTuple):
     merged_into_id: int | None
 
 
+class _CountyRow(NamedTuple):
+    id: int
+    name: str
+    code: str
+
+
 class _Key(NamedTuple):
     text: str  # folded words, from one word of the name to its end
     word: int  # which word it starts at: 0 is the whole name
@@ -143,11 +151,13 @@ class _Key(NamedTuple):
 class ClubIndex:
     """Every club and county with its address, merges, county, and folded names."""
 
-    def __init__(self, clubs: list[_ClubRow], counties: list[tuple[int, str]]) -> None:
+    def __init__(self, clubs: list[_ClubRow], counties: list[_CountyRow]) -> None:
         self.clubs = {club.id: club for club in clubs}
-        self.county_names = dict(counties)
-        self.county_keys = county_keys(counties)
+        self.county_names = {county.id: county.name for county in counties}
+        self.county_codes = {county.id: county.code for county in counties}
+        self.county_keys = county_keys([(county.id, county.name) for county in counties])
         self.county_by_key = {key: pk for pk, key in self.county_keys.items()}
+        self.county_by_code = {code: pk for pk, code in self.county_codes.items()}
         self.by_code = {club.code.upper(): club.id for club in clubs if club.code}
         merged = {club.id: club.merged_into_id for club in clubs if club.merged_into_id}
         self.survivor = surviving_ids(merged)
@@ -159,7 +169,7 @@ class ClubIndex:
             if club.county_id is not None:
                 self.of_county.setdefault(club.county_id, []).append(club.id)
         names = [("club", club.id, club.name) for club in clubs]
-        names += [("county", pk, name) for pk, name in counties]
+        names += [("county", county.id, county.name) for county in counties]
         self.keys = sorted(key for kind, pk, name in names for key in _keys(kind, pk, name))
         self.texts = [key.text for key in self.keys]
         self._team_clubs: dict[int, list[int]] = {}  # worked out when first asked for
@@ -170,7 +180,10 @@ class ClubIndex:
 
     def county(self, pk: int) -> CountyRef:
         return CountyRef(
-            self.county_keys[pk], self.county_names[pk], len(self.of_county.get(pk, ()))
+            self.county_keys[pk],
+            self.county_codes[pk],
+            self.county_names[pk],
+            len(self.of_county.get(pk, ())),
         )
 
     def team_clubs(self, county_id: int) -> list[int]:
@@ -273,8 +286,8 @@ def club_index() -> ClubIndex:
         clubs = Club.objects.values_list(
             "id", "code", "name", "county_id", "is_location", "merged_into_id"
         )
-        counties = County.objects.values_list("id", "name")
-        found = ClubIndex([_ClubRow(*row) for row in clubs], list(counties))
+        counties = County.objects.values_list("id", "name", "code")
+        found = ClubIndex([_ClubRow(*row) for row in clubs], [_CountyRow(*row) for row in counties])
         _INDEX.clear()
         _INDEX[token] = found
     return found
@@ -328,7 +341,10 @@ def find_county(key: str) -> CountyRef:
 
 
 def _county_id(index: ClubIndex, key: str) -> int:
+    """By its address key, else by its association code ('norfolk', then 'NORF')."""
     pk = index.county_by_key.get(key.strip().lower())
+    if pk is None:
+        pk = index.county_by_code.get(key.strip().upper())
     if pk is None:
         raise ClubNotFound(f"No county is known as {key!r}. Look it up by name instead.")
     return pk
@@ -460,7 +476,7 @@ class ClubEntry:
 
     code: str | None
     name: str
-    assoc_code: str | None  # the county's address key, e.g. 'yorkshire'
+    assoc_code: str | None  # the county's association code, e.g. 'YORK'
     assoc_name: str | None
 
 
@@ -522,6 +538,6 @@ def _club_entry(index: ClubIndex, pk: int) -> ClubEntry:
     return ClubEntry(
         code=row.code,
         name=row.name,
-        assoc_code=county.key if county else None,
+        assoc_code=county.code if county else None,
         assoc_name=county.name if county else None,
     )

@@ -20,6 +20,7 @@ from ecfgrading.registry.models import (
     Amendment,
     Club,
     ClubMembership,
+    County,
     Event,
     Game,
     IdentityChange,
@@ -49,6 +50,7 @@ _PARTS: tuple[tuple[type[Model], str, str], ...] = (
     (PlayerAlias, "MAX(id)", ""),
     (IdentityChange, "MAX(id)", ""),
     (Club, "MAX(id)", ""),
+    (County, "MAX(updated_at)", ""),  # a county's code or name edited in the admin
     (ClubMembership, "MAX(id)", ""),
     (Amendment, "MAX(id)", ""),  # the public amendments page (a version carries them
     (Amendment, "COUNT(*)", ""),  # at publication, which moves the versions' parts)

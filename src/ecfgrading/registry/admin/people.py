@@ -8,6 +8,7 @@ its admin does not call them.
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
@@ -23,10 +24,22 @@ from ecfgrading.registry.models import (
 from ecfgrading.registry.numbering import issue_code
 
 
+class CountyForm(forms.ModelForm):
+    """The association code may be typed in any case; left empty, the name makes it."""
+
+    class Meta:
+        model = County
+        fields = ("name", "code")
+
+    def clean_code(self) -> str:
+        return str(self.cleaned_data.get("code") or "").strip().upper()
+
+
 @admin.register(County)
 class CountyAdmin(admin.ModelAdmin):
-    list_display = ("name",)
-    search_fields = ("name",)
+    form = CountyForm
+    list_display = ("name", "code")
+    search_fields = ("name", "=code")
 
 
 @admin.register(Club)

@@ -6,26 +6,88 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.core.validators import MaxValueValidator, MinLengthValidator
-from django.db import models
+from django.db import IntegrityError, models, transaction
 from django.db.models import F, Q
-from django.db.models.functions import Upper
+from django.db.models.functions import Length, Upper
+from django.db.models.lookups import Exact
 
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
 from ecfgrading.formats.names import full_name
 from ecfgrading.matching.names import search_key
+from ecfgrading.registry.associations import (
+    ASSOC_CODE_LENGTH,
+    assoc_code_for,
+    validate_assoc_code,
+)
 from ecfgrading.registry.merges import surviving_id
 from ecfgrading.registry.models.choices import Sex
 
+MADE_CODE_ATTEMPTS = 3  # a county made at the same moment may take the code first
+
 
 class County(models.Model):
+    """A county or union: the association its clubs belong to, and its code."""
+
     name = models.CharField(max_length=100, unique=True)
+    code = models.CharField(
+        "association code",
+        max_length=ASSOC_CODE_LENGTH,
+        unique=True,
+        blank=True,
+        validators=[validate_assoc_code],
+        help_text=(
+            "Four capital letters or digits, e.g. NORF: the county's assoc_code in the "
+            "federation's API. Left empty, it is made from the name (docs/api.md)."
+        ),
+    )
+    # Edited in the admin: pages showing its name or code follow (lookups.freshness).
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ("name",)
         verbose_name_plural = "counties"
+        constraints = (
+            # validate_assoc_code says the rest (letters and digits only).
+            models.CheckConstraint(
+                condition=Exact(Length("code"), ASSOC_CODE_LENGTH), name="county_code_length"
+            ),
+            models.CheckConstraint(
+                condition=Exact(F("code"), Upper("code")), name="county_code_upper_case"
+            ),
+        )
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """A form left without a code shows and checks the one the name makes."""
+        if not self.code:
+            self.code = self.made_code()
+
+    def made_code(self) -> str:
+        """The code the rule (registry.associations) makes from the name, beside the
+        other counties' codes."""
+        taken = set(County.objects.exclude(pk=self.pk).values_list("code", flat=True))
+        return assoc_code_for(self.name, taken)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A county saved without a code gets the one its name makes (associations)."""
+        if self.code:
+            super().save(*args, **kwargs)
+            return
+        for attempt in range(MADE_CODE_ATTEMPTS):
+            self.code = self.made_code()
+            try:
+                with transaction.atomic():
+                    super().save(*args, **kwargs)
+                return
+            except IntegrityError:
+                # Another import may have made a county with this code meanwhile: take
+                # the next free one; any other refusal (its name, say) is the caller's.
+                raced = County.objects.filter(code=self.code).exclude(pk=self.pk).exists()
+                self.code = ""
+                if not raced or attempt == MADE_CODE_ATTEMPTS - 1:
+                    raise
 
 
 class Club(models.Model):

@@ -27,6 +27,10 @@ RateName = Literal["standard", "rapid"]
 # G31: every answer that names a version names the rule set it was computed under.
 _ERAS = ", ".join(f"{each.name} (lists {each.dates})" for each in eras())
 RULE_SET_WORDS = f"G31: the rule set the version was computed under: {_ERAS}."
+ASSOC_CODE_TEXT = (
+    "Its association code, four capital letters or digits (e.g. NORF): the assoc_code of "
+    "its clubs in the federation's API; made from its name unless the team gave one."
+)
 
 
 def _rule_set() -> Any:
@@ -458,6 +462,7 @@ class ClubRefOut(Schema):
 
 class CountyRefOut(Schema):
     key: str = Field(description="Its address: /api/v1/counties/{key}.")
+    code: str = Field(description=ASSOC_CODE_TEXT)
     name: str
     clubs: int = Field(description="Clubs and locations affiliated to it.")
 
@@ -575,6 +580,7 @@ class MembersOut(Schema):
 
 class CountyOut(Schema):
     key: str
+    code: str = Field(description=ASSOC_CODE_TEXT)
     name: str
     clubs: list[ClubRefOut]
     members: int = Field(description="Members of its clubs graded on a current list.")
@@ -582,6 +588,10 @@ class CountyOut(Schema):
     @staticmethod
     def resolve_key(obj: Any) -> str:
         return str(obj.county.key)
+
+    @staticmethod
+    def resolve_code(obj: Any) -> str:
+        return str(obj.county.code)
 
     @staticmethod
     def resolve_members(obj: Any) -> int:

@@ -75,7 +75,7 @@ logger = logging.getLogger("django.request")
 # Input shapes, so that malformed input is refused (422) before any lookup.
 CODE = r"^[0-9]{6}[A-Za-z]?$"  # a grading code, with or without its check letter (G28)
 CLUB = r"^[A-Za-z0-9-]+$"  # a club's code, or club-<id> for one known by name only
-COUNTY = r"^[a-z0-9-]+$"  # a county's folded name
+COUNTY = r"^[A-Za-z0-9-]+$"  # a county's folded name, or its association code
 EVENT = r"^[^\x00-\x1f/]+$"  # an event's code as its results file gave it
 LIST = r"^[0-9]{4}-(01|07)$"  # lists are published in January and July
 VERSION = r"^(initial|august|rev[1-9][0-9]*)$"  # G26, G27
