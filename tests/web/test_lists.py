@@ -149,7 +149,7 @@ def test_the_seeds_list_file_is_the_export_of_the_current_versions(
     assert response["Content-Type"].startswith("text/csv")
     assert f'filename="{_file(list_id)}"' in response["Content-Disposition"]
     assert response.content == export_list(list_id, fmt="csv")
-    lines = response.content.decode().splitlines()
+    lines = response.content.decode("iso-8859-1").splitlines()  # docs/formats.md, Encodings
     assert lines[0] == HEADER
     assert len(lines[0].split(",")) == 20
     assert len(lines) > 100  # a header and every graded player of the tiny demo

@@ -29,6 +29,11 @@ UPPER_HEADER = (
 ).split(",")
 _HEADERS = ([name.upper() for name in HEADER], UPPER_HEADER)
 DEFAULT_NATION = "ENG"
+# The file's bytes are ISO-8859-1 (docs/formats.md, "Encodings"): graders' tools such as
+# ChessReports decode its rows as Latin-1 whatever they hold, so UTF-8 garbles every
+# accented name ('Ã©'), and Windows-1252's extra letters (0x80-0x9F: 'Š', 'Œ') become
+# control characters. Reading accepts UTF-8 too (formats.encoding).
+ENCODING = "iso-8859-1"
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,10 @@ Every export names the rule set each version was computed under (G31): JSON in a
 ``rule_set`` of every entry, the spreadsheet in a second sheet about the list. The CSV is
 the federation's fixed 20 columns (results-file.md section 2), which have no room for it.
 
+Encodings (docs/formats.md, "Encodings"): the CSV is ISO-8859-1, as the graders' tools
+read it, with every name Latin-1 cannot write transliterated and counted in the export's
+report (``ExportedFile.transliterated``); JSON is UTF-8; the spreadsheet is XLSX.
+
 An export makes a fixed handful of queries whatever the list's size (the versions, the
 entries with their players, the previous list's and the august grades, the clubs).
 """
@@ -19,7 +23,7 @@ import datetime as dt
 import io
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
@@ -37,6 +41,7 @@ from ecfgrading.engine.types import Category, Rate
 from ecfgrading.errors import ErrorKind, ServiceError
 from ecfgrading.formats.gradelist import (
     CLUB_COLUMNS,
+    ENCODING,
     HEADER,
     GradeList,
     GradeListRow,
@@ -47,9 +52,16 @@ from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.guide import era as rule_set_era
 from ecfgrading.lookups.memberships import shown_clubs
 from ecfgrading.lookups.versions import published
+from ecfgrading.matching.transliteration import latin1, nfc
 from ecfgrading.registry.models import GradingList, ListEntry, ListVersion
 
 FORMATS = ("csv", "json", "xlsx")
+# Each format's revision: raised whenever the bytes of an unchanged version's file change
+# (the CSV's to 2 when it became ISO-8859-1), so that a file kept in the shared cache or
+# by its ETag (lookups.list_files) is never served as the new format's.
+FORMAT_REVISIONS = {"csv": 2, "json": 1, "xlsx": 1}
+# The charset of each text format's bytes (the spreadsheet is a zip archive: none).
+CHARSETS = {"csv": ENCODING, "json": "utf-8"}
 RATE_ORDER = (Rate.STANDARD, Rate.RAPID)
 # Privacy: the only player columns an export reads (never date_of_birth).
 PLAYER_FIELDS = (
@@ -80,6 +92,26 @@ class ExportError(ServiceError):
     """A list, rate, version or format that cannot be exported as asked."""
 
 
+class Transliteration(NamedTuple):
+    """A name the file's encoding cannot write, and how it is written instead."""
+
+    what: str  # "player" or "club"
+    name: str
+    written: str
+
+
+@dataclass(frozen=True)
+class ExportedFile:
+    """An export's bytes and what it had to change to write them."""
+
+    data: bytes
+    charset: str | None  # the encoding of a text format (csv, json); None for xlsx
+    transliterated: tuple[Transliteration, ...] = ()
+
+    def count(self, what: str) -> int:
+        return sum(1 for each in self.transliterated if each.what == what)
+
+
 def export_list(
     list_id: str,
     *,
@@ -87,6 +119,17 @@ def export_list(
     version: str | None = None,
     fmt: str = "csv",
 ) -> bytes:
+    """A published list as ``fmt`` (csv, json or xlsx): its bytes (``export_file``)."""
+    return export_file(list_id, rates=rates, version=version, fmt=fmt).data
+
+
+def export_file(
+    list_id: str,
+    *,
+    rates: Sequence[Rate] | None = None,
+    version: str | None = None,
+    fmt: str = "csv",
+) -> ExportedFile:
     """A published list as ``fmt`` (csv, json or xlsx); raises ExportError.
 
     Rates default to those on record for the list id; the version defaults to each
@@ -101,7 +144,7 @@ def export_list(
 # What to export ---------------------------------------------------------------------------
 
 
-Writer = Callable[[ListId, Mapping[Rate, ListVersion], Sequence["_Row"]], bytes]
+Writer = Callable[[ListId, Mapping[Rate, ListVersion], Sequence["_Row"]], ExportedFile]
 
 
 def _writer(fmt: str) -> Writer:
@@ -340,10 +383,36 @@ def _clubs(entries: QuerySet[ListEntry], season: int) -> dict[int, tuple[str, ..
 # CSV and XLSX -----------------------------------------------------------------------------
 
 
-def _csv(target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]) -> bytes:
+def _csv(
+    target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]
+) -> ExportedFile:
     """results-file.md section 2, one row per player graded in either rate (the fixed 20
-    columns: no rule set, G31, which the JSON and the spreadsheet name)."""
-    return write_grade_list(GradeList(tuple(_list_row(row) for row in rows))).encode("utf-8")
+    columns: no rule set, G31, which the JSON and the spreadsheet name), in ISO-8859-1
+    with the names it cannot write transliterated (docs/formats.md, "Encodings")."""
+    written, changed = _in_latin1([_list_row(row) for row in rows])
+    data = write_grade_list(GradeList(written)).encode(ENCODING)  # strict: all writable
+    return ExportedFile(data, ENCODING, changed)
+
+
+def _in_latin1(
+    rows: Sequence[GradeListRow],
+) -> tuple[tuple[GradeListRow, ...], tuple[Transliteration, ...]]:
+    """The rows with names and clubs Latin-1 can write; each player's name changed, and
+    each club's name once, however many players it has."""
+    players: list[Transliteration] = []
+    clubs: dict[str, str] = {}
+    written: list[GradeListRow] = []
+    for row in rows:
+        name = latin1(row.name)
+        if name != nfc(row.name):
+            players.append(Transliteration("player", row.name, name))
+        for club in row.clubs:
+            clubs.setdefault(club, latin1(club))
+        club_names = tuple(clubs[club] for club in row.clubs)
+        written.append(replace(row, name=name, clubs=club_names))
+    changed = [Transliteration("club", club, as_written) for club, as_written in clubs.items()]
+    kept = [each for each in changed if each.written != nfc(each.name)]
+    return tuple(written), (*players, *kept)
 
 
 def _list_row(row: _Row) -> GradeListRow:
@@ -370,7 +439,9 @@ def _rate_grade(grade: _Grade | None) -> RateGrade:
 Cell = str | int | None
 
 
-def _xlsx(target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]) -> bytes:
+def _xlsx(
+    target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]
+) -> ExportedFile:
     """The CSV's columns in a sheet named after the list, numbers as numbers; then a sheet
     ``About`` naming each rate's version and the rule set it was computed under (G31)."""
     book = Workbook(write_only=True)  # streams rows: a quarter faster on a full list
@@ -385,7 +456,7 @@ def _xlsx(target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_
     out = io.BytesIO()
     with _Dated(out, "w", ZIP_DEFLATED, allowZip64=True, stamp=stamp) as archive:
         ExcelWriter(book, archive).write_data()
-    return out.getvalue()
+    return ExportedFile(out.getvalue(), None)
 
 
 class _Dated(ZipFile):
@@ -461,14 +532,17 @@ def _rate_cells(grade: RateGrade) -> list[Cell]:
 # JSON -------------------------------------------------------------------------------------
 
 
-def _json(target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]) -> bytes:
+def _json(
+    target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]
+) -> ExportedFile:
     """An array of one object per published player and rate, sorted like the CSV.
 
     One entry a line: readable and diffable, and each line goes through the C encoder
     (an ``indent`` would not).
     """
     lines = [_json_line(_json_entry(target, row, grade)) for row, grade in _each_grade(rows)]
-    return ("[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n").encode("utf-8")
+    text = "[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n"
+    return ExportedFile(text.encode(CHARSETS["json"]), CHARSETS["json"])
 
 
 def _json_line(entry: dict[str, Any]) -> str:

@@ -11,9 +11,10 @@ all mean the same thing::
 
 The format is the file's extension: ``csv`` (the 20-column layout), ``json``, ``xlsx``.
 Bytes come from ``exports.export_list`` and are kept in the shared cache, keyed by
-the versions they hold and the data token: a published version's entries never change,
-but names and clubs in its file are read from the registry, so a correction made since
-gives a new file rather than a stale one.
+the versions they hold, the data token and the format's revision: a published
+version's entries never change, but names and clubs in its file are read from the
+registry, so a correction made since gives a new file rather than a stale one, and so
+does a new writer of the format (the CSV became ISO-8859-1 at revision 2).
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ from django.core.cache import cache
 
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound
-from ecfgrading.lookups.exports import FORMATS, export_list
+from ecfgrading.lookups.exports import CHARSETS, FORMAT_REVISIONS, FORMATS, export_list
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.lists import VersionInfo, list_label, published_versions
 
+# The charset each file is written in (docs/formats.md, "Encodings"): the CSV's is
+# ISO-8859-1, and JSON is UTF-8 by its RFC 8259.
 CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
+    "csv": f"text/csv; charset={CHARSETS['csv']}",
     "json": "application/json",
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
@@ -99,9 +102,11 @@ class ResolvedFile:
 
     @property
     def tag(self) -> str:
-        """Changes whenever the bytes may: the versions held, the format, the data token."""
+        """Changes whenever the bytes may: the versions held, the format and its revision
+        (a published version's file made by a new writer is new bytes), the data token."""
         ids = "-".join(str(v.id) for v in self.versions)
-        text = f"{self.file.fmt}|{ids}|{self.token}"
+        fmt = self.file.fmt
+        text = f"{fmt}.{FORMAT_REVISIONS[fmt]}|{ids}|{self.token}"
         return hashlib.sha1(text.encode()).hexdigest()[:24]
 
 
