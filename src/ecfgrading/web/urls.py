@@ -6,7 +6,17 @@ See ../shared/spec/architecture.md, "The web contract". Each page has a JSON twi
 
 from django.urls import path
 
-from ecfgrading.web.views import amendments, clubs, events, feedback, home, lists, player, players
+from ecfgrading.web.views import (
+    amendments,
+    clubs,
+    events,
+    feedback,
+    home,
+    lists,
+    old_links,
+    player,
+    players,
+)
 
 app_name = "web"
 
@@ -25,4 +35,11 @@ urlpatterns = [
     path("feedback/", feedback.form, name="feedback"),
     path("feedback/<str:ref>/", feedback.status, name="feedback-status"),
     path("amendments/", amendments.amendments_page, name="amendments"),
+    # The 2009 grading site's addresses, moved for good (301) to the pages above.
+    path("getref.php", old_links.getref),
+    path("new/getref.php", old_links.getref),
+    path("new/player.php", old_links.player),
+    path("new/glist.php", old_links.glist),
+    path("new/menu.php", old_links.menu),
+    path("new/help.php", old_links.help_page),
 ]
