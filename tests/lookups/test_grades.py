@@ -192,10 +192,10 @@ def test_the_rating_list_has_every_published_player_once_with_both_rates(history
     by_code = {row.code: row for row in rows}
     assert list(by_code) == [ref(history["ann"]), ref(history["bob"])]  # by name
     ann, bob = by_code[ref(history["ann"])], by_code[ref(history["bob"])]
-    assert ann.standard == grades.RateGrades(150, "A", 152, "A", 30)
+    assert ann.standard == grades.RateGrades(150, "A", 30, 152, "A", 30)
     assert ann.rapid is None
     assert bob.standard is None
-    assert bob.rapid == grades.RateGrades(101, "E", 101, "E", 30)
+    assert bob.rapid == grades.RateGrades(101, "E", 30, 101, "E", 30)
 
 
 def test_a_player_new_in_a_later_version_has_no_original_grade() -> None:
@@ -203,7 +203,7 @@ def test_a_player_new_in_a_later_version_has_no_original_grade() -> None:
     publish("2012-07", "standard", "initial", at("2012-07-10"), {ann: (150, "A")})
     publish("2012-07", "standard", "august", at("2012-08-25"), {ann: (151, "A"), cy: (88, "E")})
     rows = {row.code: row for row in grades.rating_rows(grades.lists_in_force())}
-    assert rows[ref(cy)].standard == grades.RateGrades(None, "", 88, "E", 30)
+    assert rows[ref(cy)].standard == grades.RateGrades(None, "", 0, 88, "E", 30)
 
 
 def test_the_rating_list_costs_the_same_queries_for_two_players_or_forty() -> None:
@@ -449,8 +449,9 @@ def test_active_clubs_have_a_code_and_a_member_not_lapsed() -> None:
     ClubMembership.objects.create(player=bob, club=absorbed, first_season=2012, last_season=2012)
     publish("2012-07", "standard", "initial", at("2012-07-10"), {ann: (150, "A")})
     forget_index()
-    assert clubs.active_clubs() == [clubs.ClubEntry("3CAN", "Canterbury", "kent", "Kent")]
-    assert clubs.club_by_code("3dov") == clubs.ClubEntry("3DOV", "Dover", "kent", "Kent")
+    # The association code is the county's (Kent: its one word, four letters; docs/api.md).
+    assert clubs.active_clubs() == [clubs.ClubEntry("3CAN", "Canterbury", "KENT", "Kent")]
+    assert clubs.club_by_code("3dov") == clubs.ClubEntry("3DOV", "Dover", "KENT", "Kent")
     _club, members = clubs.club_player_ids("3CAN")
     assert members == sorted([ann.id, bob.id])  # Folkestone's members are Canterbury's
     with pytest.raises(NotFound):

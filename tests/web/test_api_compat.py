@@ -14,6 +14,7 @@ import datetime as dt
 import io
 import json
 from collections.abc import Iterator
+from email.utils import format_datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -38,7 +39,7 @@ from ecfgrading.registry.models import (
     Player,
     StoredGamePoints,
 )
-from ecfgrading.web.api.compat import payloads
+from ecfgrading.web.api.compat import payloads, shapes
 
 pytestmark = pytest.mark.django_db
 
@@ -112,13 +113,29 @@ GAME_KEYS = [
     "event_name",
     "section_title",
 ]
-CLUB_PLAYER_COLUMNS = ["ECF_code", "full_name", "std", "rpd", "btz"]
+# Issue 22: club-roster programs look these up by name in column_names (the rating
+# list's columns, then the current grades under the roster's short names).
+CLUB_PLAYER_COLUMNS = [*COLUMNS, "std", "rpd", "btz"]
 ENVELOPE = ["success", "message", "data"]
-# This server's own decisions for the ratings object (docs/api.md).
+# This server's own decisions for the ratings object (docs/api.md); ``domain`` (S or R)
+# is read by a club platform's programs (issue 22).
 RATING_KEYS = [
-    "ECF_code", "full_name", "rating_type", "effective_date", "list", "version",
+    "ECF_code", "full_name", "domain", "rating_type", "effective_date", "list", "version",
     "original_rating", "original_category", "revised_rating", "revised_category", "games",
 ]  # fmt: skip
+# The federation's categories, the only ones its programs accept (issue 22).
+FEDERATION_CATEGORIES = {"A", "K", "P", None}
+
+
+def federation_letter(category: str, games_counted: int) -> str | None:
+    """The issue's rule for our categories, as the brief and docs/api.md state it: A for
+    our A or X (30 or more games in the latest period), P for a grade on fewer than 10
+    games counted (the federation's partial rating), K for any other grade."""
+    if category == "":
+        return None
+    if category in ("A", "X"):
+        return "A"
+    return "P" if games_counted < 10 else "K"
 
 
 def test_the_issues_lists_are_as_long_as_it_says() -> None:
@@ -162,12 +179,13 @@ def current_versions() -> dict[str, tuple[int, int]]:
     return found
 
 
-def grades_in(version_id: int) -> dict[int, tuple[int, str]]:
-    """Published grades of a version by player code."""
+def grades_in(version_id: int) -> dict[int, tuple[int, str | None]]:
+    """Published grades of a version by player code, with the federation's category
+    for each (``federation_letter`` of our category and the games counted)."""
     rows = ListEntry.objects.filter(version_id=version_id, published=True).values_list(
-        "player__code", "grade", "category"
+        "player__code", "grade", "category", "games_counted"
     )
-    return {code: (grade, category) for code, grade, category in rows}
+    return {code: (grade, federation_letter(cat, games)) for code, grade, cat, games in rows}
 
 
 def current_season() -> int:
@@ -296,6 +314,31 @@ def test_a_rating_on_a_date_is_the_first_and_the_current_versions_grades(
         assert (found["original_rating"], found["original_category"]) == originals[player.code]
         assert (found["revised_rating"], found["revised_category"]) == revised[player.code]
         assert found["rating_type"] == "Standard"
+        assert found["domain"] == "S"  # the letter, whatever spelling was asked
+
+
+def test_ratings_carry_the_federations_categories_only(client: Client, demo: DemoSummary) -> None:
+    """The current standard list has grades of every kind: A (30 games), K and P."""
+    initial, current = current_versions()["standard"]
+    originals, revised = grades_in(initial), grades_in(current)
+    wanted = {letter: code for code, (_grade, letter) in sorted(revised.items())}
+    assert set(wanted) == {"A", "K", "P"}  # the demo has each
+    for letter, code in wanted.items():
+        found = body(v2(client, f"ratings/S/{code_of(code)}"))
+        assert found["revised_category"] == letter, code
+        assert found["original_category"] == originals.get(code, (None, None))[1]
+        assert found["original_category"] in FEDERATION_CATEGORIES
+
+
+def test_the_category_rule_at_its_edges() -> None:
+    """A for our A and X whatever the games; P under 10 games counted; K from 10."""
+    assert shapes.federation_category("A", 30) == "A"
+    assert shapes.federation_category("X", 30) == "A"
+    assert shapes.federation_category("E", 9) == "P"
+    assert shapes.federation_category("F", 5) == "P"
+    assert shapes.federation_category("E", 10) == "K"
+    assert shapes.federation_category("B", 30) == "K"
+    assert shapes.federation_category("", 0) is None
 
 
 def test_a_rapid_rating_and_a_rating_without_a_date(client: Client, demo: DemoSummary) -> None:
@@ -304,6 +347,7 @@ def test_a_rapid_rating_and_a_rating_without_a_date(client: Client, demo: DemoSu
     player = a_player(code__in=set(revised))
     for route in (f"ratings/R/{player.code:06d}", f"ratings/Rapid/{code_of(player)}"):
         found = body(v2(client, route))
+        assert found["domain"] == "R"
         assert (found["revised_rating"], found["revised_category"]) == revised[player.code]
         assert found["original_rating"] == grades_in(initial).get(player.code, (None,))[0]
 
@@ -359,7 +403,9 @@ def test_dates_are_read_as_the_federation_writes_them() -> None:
 
 
 def expected_games(player: Player, rate: str) -> list[tuple[Any, ...]]:
-    """His graded games of the rate, latest first, from the games table."""
+    """His graded games of the rate, latest first, from the games table; the score as
+    the federation writes it (1 a win, 0 a loss, 5 a draw: its results files' "55"),
+    the organiser's name (none is recorded: the event's) and the event's name."""
     games = (
         Game.objects.filter(Q(player1=player) | Q(player2=player), rate=rate, graded=True)
         .order_by("-game_date", "-sequence")
@@ -369,10 +415,11 @@ def expected_games(player: Player, rate: str) -> list[tuple[Any, ...]]:
     for game in games:
         first = game.player1_id == player.id
         other = game.player2 if first else game.player1
-        score = {"10": 1.0, "01": 0.0, "55": 0.5}[game.result]
+        mine, theirs = {"10": (1, 0), "01": (0, 1), "55": (5, 5)}[game.result]
         rows.append((
             game.id, game.game_date.isoformat(), code_of(other) if other else None,
-            score if first else 1.0 - score, game.event.code, game.part_name,
+            mine if first else theirs, game.event.code, game.part_name,
+            game.event.name, game.event.name,
         ))  # fmt: skip
     return rows
 
@@ -421,10 +468,15 @@ def test_a_players_games_are_his_graded_games_latest_first_with_the_lists_grades
     games = found["games"]
     assert all(list(game) == GAME_KEYS for game in games)
     got = [
-        (g["game_date"], g["opponent_no"], float(g["score"]), g["event_code"], g["section_title"])
+        (
+            g["game_date"], g["opponent_no"], g["score"], g["event_code"], g["section_title"],
+            g["org_name"], g["event_name"],
+        )
         for g in games
-    ]
+    ]  # fmt: skip
     assert got == [row[1:] for row in expected]
+    assert {type(g["score"]) for g in games} == {int}  # JSON numbers, never 0.5
+    assert {g["score"] for g in games} == {0, 1, 5}  # he has won, lost and drawn
     for game, row in zip(games, expected, strict=True):
         grades = (game["opponent_rating"], game["player_rating"], game["increment"])
         assert grades == starting_grades(player, row[0])
@@ -474,14 +526,30 @@ def test_a_club_by_code_and_its_players(client: Client, demo: DemoSummary) -> No
     assert list(found) == META + CLUB_KEYS
     assert (found["club_code"], found["club_name"]) == (club.code, club.name)
     players = body(v2(client, f"club_players/{club.code}"))
-    assert players["column_names"] == COLUMNS
+    assert list(players) == [
+        *META,
+        "club_code",
+        "club_name",
+        "rating_effective_date",
+        "column_names",
+        "players",
+    ]
+    assert players["column_names"] == CLUB_PLAYER_COLUMNS
     season = current_season()
     members = ClubMembership.objects.filter(
         club=club, first_season__lte=season, last_season__gt=season - 3
     ).values_list("player__code", flat=True)
     versions = current_versions()
-    graded = {code for rate in ("standard", "rapid") for code in grades_in(versions[rate][1])}
+    standard, rapid = (grades_in(versions[rate][1]) for rate in ("standard", "rapid"))
+    graded = set(standard) | set(rapid)
     assert {row[0] for row in players["players"]} == {code_of(c) for c in members if c in graded}
+    expected = expected_rows()
+    for row in players["players"]:
+        number = int(row[0][:6])
+        assert len(row) == len(CLUB_PLAYER_COLUMNS) and row[:14] == expected[row[0]]
+        # std, rpd, btz: the current grades as plain numbers, no blitz.
+        assert row[32:] == [standard.get(number, (None,))[0], rapid.get(number, (None,))[0], None]
+    assert any(isinstance(row[32], int) for row in players["players"])
     assert body(v2(client, "clubs/code/ZZZZ"))["success"] is False
     assert body(v2(client, "club_players/ZZZZ"))["success"] is False
 
@@ -597,21 +665,45 @@ def rest(client: Client, path: str, **params: Any) -> dict[str, Any]:
     return found
 
 
+def rest_failure(client: Client, path: str, status: int, **params: Any) -> dict[str, Any]:
+    """A REST failure: ``status``, JSON, the envelope with ``success: false`` and a
+    message (chess-army-knife reads a 4xx as "no such player" and shows ``message``)."""
+    response = client.get(f"/api/{path}", params)
+    assert response.status_code == status, (path, params, response.content[:300])
+    assert response["Content-Type"].startswith("application/json")
+    found: dict[str, Any] = json.loads(response.content)
+    assert list(found) == ENVELOPE
+    assert found["success"] is False and found["message"] and found["data"] is None
+    return found
+
+
 def test_rest_ratings_players_and_games_agree_with_the_v2_shapes(
     client: Client, demo: DemoSummary
 ) -> None:
     player = a_player()
     code = code_of(player)
-    rating = rest(client, "ratings", player_no=code, domain="S", date=today().isoformat())
+    digits = f"{player.code:06d}"  # chess-army-knife strips the check letter
+    rating = rest(client, "ratings", player_no=digits, domain="S", date=today().isoformat())
     v2_rating = body(v2(client, f"ratings/S/{code}/{today().isoformat()}"))
     assert rating["success"] is True and rating["message"] == ""
     assert rating["data"] == {key: v2_rating[key] for key in RATING_KEYS}
-    found = rest(client, "players/rating-code", code=f"{player.code:06d}")
+    assert rating["data"]["domain"] == "S"
+    revised = grades_in(current_versions()["standard"][1])[player.code]
+    assert (rating["data"]["revised_rating"], rating["data"]["revised_category"]) == revised
+    assert type(rating["data"]["revised_rating"]) is int
+    found = rest(client, "players/rating-code", code=digits)
     assert list(found["data"]) == PLAYER_KEYS and found["data"]["ECF_code"] == code
+    assert found["data"]["full_name"] == f"{player.surname}, {player.forenames}"
+    assert found["data"]["club_name"] in {
+        c.name for c in Club.objects.filter(code__in=member_clubs(player))
+    } | {None}
     sounding = rest(client, "players/fuzzy-names", name=f"{player.surname}")
-    assert code in {p["ECF_code"] for p in sounding["data"]}
-    games = rest(client, "games", player_no=code, domain="S", limit=3)
-    assert games["data"] == body(v2(client, f"games/S/player/{code}/limit/3"))["games"]
+    assert list(sounding["data"]) == ["players"]
+    assert code in {p["ECF_code"] for p in sounding["data"]["players"]}
+    games = rest(client, "games", player_no=digits, domain="S", limit=3)
+    assert list(games["data"]) == ["games"]
+    assert games["data"]["games"] == body(v2(client, f"games/S/player/{code}/limit/3"))["games"]
+    assert len(games["data"]["games"]) == 3
 
 
 def test_rest_clubs(client: Client, demo: DemoSummary) -> None:
@@ -620,31 +712,42 @@ def test_rest_clubs(client: Client, demo: DemoSummary) -> None:
     found = rest(client, "clubs/code", code=club.code)
     assert list(found["data"]) == CLUB_KEYS and found["data"]["club_name"] == club.name
     named = rest(client, "clubs/name", name=club.name[:4])
-    assert club.code in {c["club_code"] for c in named["data"]}
-    assert all(list(c) == CLUB_KEYS for c in named["data"])
+    assert list(named["data"]) == ["clubs"]
+    assert club.code in {c["club_code"] for c in named["data"]["clubs"]}
+    assert all(list(c) == CLUB_KEYS for c in named["data"]["clubs"])
     players = rest(client, "clubs/players", code=club.code)["data"]
     assert players["column_names"] == CLUB_PLAYER_COLUMNS
-    v2_rows = body(v2(client, f"club_players/{club.code}"))["players"]
-    # std and rpd are the revised (current) grades; no blitz is kept.
-    assert players["rows"] == [[r[0], r[1], r[8], r[12], None] for r in v2_rows]
+    v2_players = body(v2(client, f"club_players/{club.code}"))
+    assert players["players"] == v2_players["players"] and players["players"]
+    assert "rows" not in players
 
 
-def test_rest_answers_no_one_with_success_false_and_no_data(
+def test_rest_answers_no_one_with_a_404_and_a_missing_parameter_with_a_400(
     client: Client, demo: DemoSummary
 ) -> None:
     nobody = a_code_held_by_no_one()
     for path, params in (
         ("ratings", {"player_no": nobody, "domain": "S"}),
-        ("ratings", {"domain": "S"}),
-        ("players/rating-code", {"code": nobody}),
-        ("players/fuzzy-names", {}),
+        ("ratings", {"player_no": nobody[:6], "domain": "S"}),
+        ("players/rating-code", {"code": nobody[:6]}),
+        ("players/rating-code", {"code": "abcdef"}),
         ("games", {"player_no": nobody, "domain": "R"}),
         ("clubs/players", {"code": "ZZZZ"}),
         ("clubs/code", {"code": "ZZZZ"}),
-        ("clubs/name", {"name": ""}),
     ):
-        found = rest(client, path, **params)
-        assert found["success"] is False and found["message"] and found["data"] is None, path
+        rest_failure(client, path, 404, **params)
+    player = code_of(a_player())
+    for path, params in (
+        ("ratings", {"domain": "S"}),
+        ("ratings", {"player_no": player}),
+        ("ratings", {"player_no": player, "domain": "S", "date": "2012-02-30"}),
+        ("players/fuzzy-names", {}),
+        ("players/rating-code", {}),
+        ("games", {"player_no": player, "domain": "S", "limit": "many"}),
+        ("clubs/name", {"name": ""}),
+        ("clubs/players", {}),
+    ):
+        rest_failure(client, path, 400, **params)
 
 
 def test_rest_rating_list_csv(client: Client, demo: DemoSummary) -> None:
@@ -652,8 +755,34 @@ def test_rest_rating_list_csv(client: Client, demo: DemoSummary) -> None:
     table = list(csv.reader(io.StringIO(response.content.decode())))
     assert table[0] == [*COLUMNS, "title"]
     assert response.content == v2(client, "rating_list_csv").content
-    failed = body(client.get("/api/rating-list/csv", {"date": "1999-01-01"}))
-    assert list(failed) == ENVELOPE and failed["success"] is False
+    categories = {row[k] for row in table[1:] for k, name in enumerate(table[0]) if "categ" in name}
+    assert categories == {"A", "K", "P", ""}  # the federation's letters, and each of them
+    rest_failure(client, "rating-list/csv", 404, date="1999-01-01")
+    rest_failure(client, "rating-list/csv", 400, date="01-01-1999")
+
+
+def test_unknown_api_paths_are_json_404s_in_the_rest_envelope(
+    client: Client, demo: DemoSummary
+) -> None:
+    for path in ("/api/nothing", "/api/players", "/api/players/rating-code/", "/api/", "/api"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Type"].startswith("application/json"), path
+        found = json.loads(response.content)
+        assert found["success"] is False and found["message"] and found["data"] is None, path
+    v1 = client.get("/api/v1/nothing-here")  # /api/v1 answers its own JSON 404s
+    assert v1.status_code == 404 and "kind" in json.loads(v1.content)
+
+
+def test_unknown_v2_paths_are_json_404s_in_the_v2_shape(client: Client, demo: DemoSummary) -> None:
+    for path in ("/v2/new/other.php", "/v2/", "/v2", "/v2/new/api.php/extra", "/v2/help/x.php"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Type"].startswith("application/json"), path
+        found = json.loads(response.content)
+        assert list(found) == [*META, "message"], path
+        assert found["success"] is False and "v2/players/code/" in found["message"]
+    assert client.get("/v2/new/list_top_players.php?format=json").status_code == 200
 
 
 # -- every route: cookies, user agents, caching, processing times, privacy ------------------
@@ -826,3 +955,97 @@ def test_the_list_in_force_between_two_publications(client: Client) -> None:
     assert [row[:10] for row in rows] == [
         [code_of(ann), "Zedwick, Ann", None, None, None, "ENG", 150, "A", 155, "A"]
     ]
+
+
+# -- conditional downloads: Last-Modified and If-Modified-Since (issue 22) -------------------
+
+
+def published_by(day: dt.date | None = None, **conditions: Any) -> dt.datetime:
+    """The latest publication among published versions (on or before ``day``, in the
+    federation's time zone): the version in force of each rate is its latest, so this
+    is the latest of the versions a list file or a rating list holds."""
+    versions = ListVersion.objects.filter(status="published", **conditions)
+    times = [
+        at
+        for at in versions.values_list("published_at", flat=True)
+        if day is None or timezone.localdate(at) <= day
+    ]
+    return max(times)
+
+
+def dated(moment: dt.datetime) -> str:
+    """An HTTP date (RFC 9110 5.6.7), written with the standard library, not Django."""
+    return format_datetime(moment.astimezone(dt.UTC), usegmt=True)
+
+
+def conditional_routes() -> list[tuple[str, dt.datetime]]:
+    """Every list download and rating-list answer checked, with its publication time."""
+    march = dt.date(2011, 3, 1)  # the July 2010 standard and January 2011 rapid lists
+    return [
+        ("/downloads/grades201207.csv", published_by(grading_list__list_id="2012-07")),
+        ("/downloads/grades201207.json", published_by(grading_list__list_id="2012-07")),
+        (
+            "/downloads/grades201207-standard-initial.csv",
+            published_by(
+                grading_list__list_id="2012-07", grading_list__rate="standard", name="initial"
+            ),
+        ),
+        ("/downloads/rgrades201101.csv", published_by(grading_list__list_id="2011-01")),
+        ("/v2/new/api.php?v2/rating_list", published_by()),
+        ("/v2/new/api.php?v2/rating_list_csv", published_by()),
+        ("/v2/new/api.php?v2/rating_list/2011-03-01", published_by(march)),
+        ("/v2/new/api.php?v2/rating_list_csv/2011-03-01", published_by(march)),
+        ("/api/rating-list/csv", published_by()),
+        ("/api/rating-list/csv?date=2011-03-01", published_by(march)),
+    ]
+
+
+def test_list_downloads_and_rating_lists_are_dated_by_their_publication(
+    client: Client, demo: DemoSummary
+) -> None:
+    routes = conditional_routes()
+    assert len({moment for _route, moment in routes}) >= 4  # different dates, told apart
+    for route, moment in routes:
+        for method in (client.get, client.head):
+            response = method(route)
+            assert response.status_code == 200, route
+            assert response["Last-Modified"] == dated(moment), route
+            assert response["ETag"], route
+
+
+def test_if_modified_since_at_or_after_the_publication_is_304(
+    client: Client, demo: DemoSummary
+) -> None:
+    for route, moment in conditional_routes():
+        for method in (client.get, client.head):
+            for since in (moment, moment + dt.timedelta(days=1)):
+                again = method(route, HTTP_IF_MODIFIED_SINCE=dated(since))
+                assert again.status_code == 304, (route, since)
+                assert again["Last-Modified"] == dated(moment) and again["ETag"], route
+                assert not again.content
+            before = method(route, HTTP_IF_MODIFIED_SINCE=dated(moment - dt.timedelta(seconds=1)))
+            assert before.status_code == 200, route
+
+
+def test_an_etag_is_read_before_a_date(client: Client, demo: DemoSummary) -> None:
+    """RFC 9110 13.2.2: with If-None-Match, If-Modified-Since is not read."""
+    for route, moment in conditional_routes():
+        fresh = dated(moment)
+        stale_tag = client.get(route, HTTP_IF_NONE_MATCH='"another"', HTTP_IF_MODIFIED_SINCE=fresh)
+        assert stale_tag.status_code == 200, route
+        first = client.get(route)
+        early = dated(moment - dt.timedelta(days=1))
+        same_tag = client.get(route, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_IF_MODIFIED_SINCE=early)
+        assert same_tag.status_code == 304, route
+
+
+def test_a_rating_list_that_is_not_there_has_no_date(client: Client, demo: DemoSummary) -> None:
+    for route in (
+        "/v2/new/api.php?v2/rating_list/2000-01-01",
+        "/v2/new/api.php?v2/rating_list_csv/2000-01-01",
+        "/api/rating-list/csv?date=2000-01-01",
+    ):
+        response = client.get(route, HTTP_IF_MODIFIED_SINCE=dated(published_by()))
+        assert response.status_code in (200, 404), route
+        assert "Last-Modified" not in response, route
+        assert json.loads(response.content)["success"] is False, route

@@ -71,6 +71,7 @@ class ListGrades:
     junior_age: int | None  # G25, as the version publishes it
     original: int | None  # in the list's first version (initial)
     original_category: str
+    original_games: int  # G24: games counted by the list's first version
     august_grade: int | None  # in its August version, once published (G27)
     august_category: str
     after_august: bool  # the version in force is a revision after the August one
@@ -99,6 +100,7 @@ def list_grades(found: CurrentList, entries: Mapping[int, EntryRow]) -> ListGrad
         junior_age=row.junior_age if row else None,
         original=_grade(first),
         original_category=_category(first),
+        original_games=_games(first),
         august_grade=_grade(august_row),
         august_category=_category(august_row),
         after_august=august is not None and august.id != found.current.id,
@@ -108,6 +110,11 @@ def list_grades(found: CurrentList, entries: Mapping[int, EntryRow]) -> ListGrad
 def _grade(row: EntryRow | None) -> int | None:
     """A published grade (G23); an entry without a category is no grade."""
     return row.grade if row is not None and row.published else None
+
+
+def _games(row: EntryRow | None) -> int:
+    """G24: the games a published grade counted; 0 with no grade."""
+    return row.games_counted if row is not None and row.published else 0
 
 
 def _category(row: EntryRow | None) -> str:
@@ -150,6 +157,7 @@ class RateGrades(NamedTuple):
 
     original: int | None  # in the list's first version; None: not published in it
     original_category: str  # '' with no original grade
+    original_games: int  # G24: games counted by the first version (0 with no grade)
     grade: int | None  # in the version in force
     category: str
     games_counted: int  # G24: games counted by the version in force
@@ -328,6 +336,7 @@ def _rate_grades(seen: Mapping[int, _Seen], found: CurrentList | None) -> RateGr
     return RateGrades(
         original[0] if original else None,
         original[1] if original else "",
+        original[2] if original else 0,
         in_force[0],
         in_force[1],
         in_force[2],

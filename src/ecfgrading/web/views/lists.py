@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import http_date
 from django.views.decorators.http import require_safe
 
 from ecfgrading.lookups import list_files
@@ -45,26 +46,27 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def download(request: HttpRequest, filename: str) -> HttpResponse:
-    """A list file; 304 when the browser's copy (its ETag) is still the file."""
+    """A list file, dated (``Last-Modified``) by the latest publication of the versions
+    it holds; 304 when the browser's copy is still the file: by its ETag
+    (``If-None-Match``) or, without one, its date (``If-Modified-Since``), in RFC 9110
+    13.2.2's order (Django's ``get_conditional_response``)."""
     resolved = list_files.resolve(list_files.parse_filename(filename))
     etag = f'"{resolved.tag}"'
-    if etag in _if_none_match(request):
-        return _cache_headers(HttpResponseNotModified(), resolved, etag)
+    published = int(max(v.published_at for v in resolved.versions).timestamp())
+    unchanged = get_conditional_response(request, etag=etag, last_modified=published)
+    if unchanged is not None:
+        return _cache_headers(unchanged, resolved, etag, published)
     file = resolved.file
     response = HttpResponse(list_files.file_bytes(resolved), content_type=file.content_type)
     response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
-    return _cache_headers(response, resolved, etag)
-
-
-def _if_none_match(request: HttpRequest) -> list[str]:
-    header = request.headers.get("If-None-Match", "")
-    return [tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()]
+    return _cache_headers(response, resolved, etag, published)
 
 
 def _cache_headers(
-    response: HttpResponse, resolved: list_files.ResolvedFile, etag: str
+    response: HttpResponse, resolved: list_files.ResolvedFile, etag: str, published: int
 ) -> HttpResponse:
     response["ETag"] = etag
+    response["Last-Modified"] = http_date(published)
     max_age = FIXED_MAX_AGE if resolved.fixed else CURRENT_MAX_AGE
     patch_cache_control(response, public=True, max_age=max_age)
     return response

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils import timezone
 
 from ecfgrading.engine.types import Rate
-from ecfgrading.errors import ServiceError
+from ecfgrading.errors import NotFound, ServiceError
 from ecfgrading.lookups.clubs import ClubEntry, club_player_ids
 from ecfgrading.lookups.games import graded_games
 from ecfgrading.lookups.grades import RatingRow, lists_in_force, rating_rows
@@ -62,8 +62,20 @@ def csv_filename(on: dt.date | None) -> str:
 def _in_force(on: dt.date | None) -> dict[Rate, CurrentList]:
     found = lists_in_force(on)
     if not found:
-        raise ServiceError(f"no list was in force on {effective(on)}")
+        raise NotFound(f"no list was in force on {effective(on)}")
     return found
+
+
+def list_published_at(on_text: str | None) -> dt.datetime | None:
+    """When the rating list of ``on_text`` (a date, or None: today) was last published:
+    the latest publication among the versions in force (its ``Last-Modified``); None
+    when the date is malformed or no list was in force then (a failure, not a list)."""
+    try:
+        on = day_asked(on_text)
+    except ServiceError:
+        return None
+    found = lists_in_force(on).values()
+    return max((each.current.published_at for each in found), default=None)
 
 
 def club_rows(code: str) -> tuple[ClubEntry, list[RatingRow]]:
@@ -74,23 +86,15 @@ def club_rows(code: str) -> tuple[ClubEntry, list[RatingRow]]:
 
 
 def club_players(code: str) -> dict[str, Any]:
-    """v2: the club, then its members as rating-list rows."""
+    """The club, then its members as rows of CLUB_PLAYER_COLUMNS (v2 ``club_players``
+    and REST ``/api/clubs/players`` alike)."""
     club, rows = club_rows(code)
     return {
         "club_code": club.code,
         "club_name": club.name,
         "rating_effective_date": effective(None),
-        "column_names": list(shapes.COLUMN_NAMES),
-        "players": [shapes.list_row(row) for row in rows],
-    }
-
-
-def club_players_rest(code: str) -> dict[str, Any]:
-    """REST: the members' current grades by CLUB_PLAYER_COLUMNS."""
-    _club, rows = club_rows(code)
-    return {
         "column_names": list(shapes.CLUB_PLAYER_COLUMNS),
-        "rows": [shapes.club_player_row(row) for row in rows],
+        "players": [shapes.club_player_row(row) for row in rows],
     }
 
 

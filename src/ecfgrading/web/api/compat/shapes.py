@@ -1,4 +1,4 @@
-"""The federation's rating-API shapes, key by key (issue 10, compatibility).
+"""The federation's rating-API shapes, key by key (issue 10, compatibility; issue 22).
 
 Programs check these names and orders exactly (a rating-list reader rejects any other
 column order), so each is written once here. Values:
@@ -6,11 +6,14 @@ column order), so each is written once here. Values:
 - grades are whole numbers; a rating or category the player does not have is ``null``
   in JSON and an empty cell in CSV; blitz and online columns are always empty, as no
   such lists are kept; ``title`` (CSV) is empty, as titles are not kept;
+- every category is the federation's letter, ``A``, ``K`` or ``P`` (``federation_category``):
+  its programs accept no other; our own letters (A-E, X) stay on our pages and /api/v1;
 - what the registry does not keep about a player (membership ``category`` and
-  ``due_date``, ``nation2``, ``flag``, ``title``) is ``null``; a game's ``club_code`` and
-  ``org_name`` are ``null`` (results are recorded by event, not by club or organiser);
-- a game's ``score`` is 1, 0.5 or 0; ``colour`` is W, B or ``null`` when the results file
-  did not say.
+  ``due_date``, ``nation2``, ``flag``, ``title``) is ``null``; a game's ``club_code`` is
+  ``null`` (results are recorded by event, not by club);
+- a game's ``score`` is 1, 0 or 5 (a draw, as the federation writes it); ``colour`` is W,
+  B or ``null`` when the results file did not say; ``org_name`` and ``event_name`` are
+  text, never ``null``.
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ GAME_KEYS = (
 RATING_KEYS = (
     "ECF_code",
     "full_name",
+    "domain",
     "rating_type",
     "effective_date",
     "list",
@@ -114,9 +118,12 @@ RATING_KEYS = (
     "revised_category",
     "games",
 )
-CLUB_PLAYER_COLUMNS = ("ECF_code", "full_name", "std", "rpd", "btz")
+# A club's players (v2 club_players, REST /api/clubs/players): the rating list's columns,
+# then the current grades by the short names club-roster programs look up.
+CLUB_PLAYER_COLUMNS = (*COLUMN_NAMES, "std", "rpd", "btz")
 
 RATE_NAMES = {Rate.STANDARD: "Standard", Rate.RAPID: "Rapid"}
+RATE_LETTERS = {Rate.STANDARD: "S", Rate.RAPID: "R"}  # the federation's ``domain``
 _RATES = {"s": Rate.STANDARD, "standard": Rate.STANDARD, "r": Rate.RAPID, "rapid": Rate.RAPID}
 _NOT_KEPT = {"b", "blitz", "sw", "rw", "bw"}
 
@@ -133,6 +140,38 @@ def parse_rate(text: str) -> Rate:
 
 def _or_none(text: str) -> str | None:
     return text or None
+
+
+# -- the federation's rating categories (issue 22) --------------------------------------------
+#
+# The federation names its categories after how a rating is updated, and publishes:
+# - "Category A - A player who has 30 or more rated results in the previous 12 calendar
+#   months"; "Category K - All ratings of players not qualifying as A or H, with active
+#   ratings that will be updated by the K-method"; "Category P - All ratings of players
+#   with active ratings that will be updated by the P-method" (englishchess.org.uk,
+#   "ECF rating categories", version of 8 December 2021);
+# - "Partial Rating - A rating calculated from a small number of games (<10) using
+#   P Rating"; "Full Rating - a) A rating calculated using K Rating or b) A rating
+#   calculated using P Rating on at least 10 games" (ecfrating.org.uk/v2/help/
+#   help_rating.php).
+# Its H category was phased out in 2022; its programs accept only A, K, P or nothing.
+FULL_RATING_GAMES = 10  # fewer games counted: a partial (P) rating
+_THIRTY_GAMES = frozenset({"A", "X"})  # G23: 30+ games in the latest period (X: G16)
+
+
+def federation_category(category: str, games_counted: int) -> str | None:
+    """The federation's letter for one of our published grades (docs/api.md): ``A`` for
+    our A or X (30 or more graded games in the latest period, G23 and G16: its "30 or
+    more rated results in the previous 12 calendar months"); ``P`` when the grade rests
+    on fewer than 10 games counted (G24: its partial rating, "fewer than 10 games", by
+    the P-method); ``K`` for every other grade; None with no grade (``category`` '')."""
+    if not category:
+        return None
+    if category in _THIRTY_GAMES:
+        return "A"
+    if games_counted < FULL_RATING_GAMES:
+        return "P"
+    return "K"
 
 
 def club(entry: ClubEntry) -> dict[str, Any]:
@@ -174,7 +213,7 @@ def game(line: GameLine) -> dict[str, Any]:
     return {
         "game_date": line.date.isoformat(),
         "colour": _or_none(line.colour),
-        "score": int(line.score) if line.score.is_integer() else line.score,
+        "score": score(line.score),
         "opponent_name": line.opponent_name,
         "opponent_no": line.opponent_code,
         "opponent_rating": line.opponent_rating,
@@ -182,27 +221,37 @@ def game(line: GameLine) -> dict[str, Any]:
         "increment": line.increment,
         "club_code": None,
         "event_code": line.event_code,
-        "org_name": None,
+        "org_name": line.event_name,  # no organiser is recorded: the event's name
         "event_name": line.event_name,
         "section_title": line.section,
     }
 
 
+def score(points: float) -> int:
+    """A game's score from the player's side as the federation writes it: 1 a win, 0 a
+    loss, 5 a draw (its results files' "55"; programs compare ``score === 5``)."""
+    return _SCORES[points]
+
+
+_SCORES = {1.0: 1, 0.5: 5, 0.0: 0}
+
+
 def rating(found: Rating) -> dict[str, Any]:
     """The *revised* rating is the grade in the version in force, the *original* one the
-    grade in the list's first version (docs/api.md)."""
+    grade in the list's first version (docs/api.md); categories are the federation's."""
     grades = found.grades
     return {
         "ECF_code": found.code,
         "full_name": found.name,
+        "domain": RATE_LETTERS[grades.rate],
         "rating_type": RATE_NAMES[grades.rate],
         "effective_date": found.on.isoformat(),
         "list": grades.list_id,
         "version": grades.version.name,
         "original_rating": grades.original,
-        "original_category": _or_none(grades.original_category),
+        "original_category": federation_category(grades.original_category, grades.original_games),
         "revised_rating": grades.grade,
-        "revised_category": _or_none(grades.category),
+        "revised_category": federation_category(grades.category, grades.games_counted),
         "games": grades.games_counted,
     }
 
@@ -212,9 +261,9 @@ def _rate_cells(grades: RateGrades | None) -> list[Any]:
         return [None, None, None, None]
     return [
         grades.original,
-        _or_none(grades.original_category),
+        federation_category(grades.original_category, grades.original_games),
         grades.grade,
-        _or_none(grades.category),
+        federation_category(grades.category, grades.games_counted),
     ]
 
 
@@ -241,11 +290,11 @@ def csv_row(row: RatingRow) -> list[str]:
 
 
 def club_player_row(row: RatingRow) -> list[Any]:
-    """CLUB_PLAYER_COLUMNS: the revised standard and rapid grades; no blitz is kept."""
+    """CLUB_PLAYER_COLUMNS: the rating list's row, then the revised (current) standard
+    and rapid grades as plain numbers; no blitz is kept."""
     standard, rapid = row.standard, row.rapid
     return [
-        row.code,
-        row.name,
+        *list_row(row),
         standard.grade if standard else None,
         rapid.grade if rapid else None,
         None,

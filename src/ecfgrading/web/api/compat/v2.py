@@ -3,9 +3,11 @@
 The whole query string is the route, URL-decoded with ``+`` as a space (the federation
 tells its users to write spaces as ``+``): ``v2/players/code/123456``,
 ``v2/players/name/smith,+jo``, ``v2/ratings/S/123456A/2012-09-01``... Every JSON body
-carries ``success`` and the processing times (``answers``); a route that matches nothing
-is a 404, as JSON; anything else is answered with status 200, ``success: false`` and a
-message when it names no one (``answers``).
+carries ``success`` and the processing times (``answers``); a route that matches nothing,
+or a path under /v2/ that is not this one (``unknown``), is a 404, as JSON of the same
+keys; anything else is answered with status 200, ``success: false`` and a message when
+it names no one (``answers``). The rating list, as JSON or CSV, is dated
+(``Last-Modified``) by the publication of the lists it holds.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote_plus
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
@@ -62,10 +64,6 @@ def _club_players(club: str) -> dict[str, Any]:
     return payloads.club_players(club)
 
 
-def _rating_list(on: str | None = None) -> dict[str, Any]:
-    return payloads.rating_list(payloads.day_asked(on))
-
-
 _PART = r"[^/]+"
 ROUTES: tuple[tuple[re.Pattern[str], Handler], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), handler)
@@ -82,9 +80,9 @@ ROUTES: tuple[tuple[re.Pattern[str], Handler], ...] = tuple(
         (r"clubs/all_active", _active_clubs),
         (rf"clubs/code/(?P<club>{_PART})", _club),
         (rf"club_players/(?P<club>{_PART})", _club_players),
-        (rf"rating_list(?:/(?P<on>{_PART}))?", _rating_list),
     )
 )
+_LIST = re.compile(rf"rating_list(?:/(?P<on>{_PART}))?", re.IGNORECASE)
 _CSV = re.compile(rf"rating_list_csv(?:/(?P<on>{_PART}))?", re.IGNORECASE)
 EXAMPLE = "v2/players/code/123456"
 
@@ -98,11 +96,14 @@ def route_of(request: HttpRequest) -> str:
 
 @csrf_exempt  # read-only: a POST gets 405, not a CSRF page
 @require_safe
-def api(request: HttpRequest) -> HttpResponse:
+def api(request: HttpRequest) -> HttpResponseBase:
     route = route_of(request)
     wanted = _CSV.fullmatch(route)
     if wanted is not None:
         return _csv(request, route, wanted["on"])
+    wanted = _LIST.fullmatch(route)
+    if wanted is not None:
+        return _list(request, route, wanted["on"])
     for pattern, handler in ROUTES:
         match = pattern.fullmatch(route)
         if match is not None:
@@ -114,13 +115,38 @@ def api(request: HttpRequest) -> HttpResponse:
     return answers.v2_failure(request, message, status=404)
 
 
-def _csv(request: HttpRequest, route: str, on_text: str | None) -> HttpResponse:
+def _list(request: HttpRequest, route: str, on_text: str | None) -> HttpResponseBase:
+    """The rating list as JSON, dated by the publication of the lists it holds."""
+    return answers.v2_json(
+        request,
+        lambda: payloads.rating_list(payloads.day_asked(on_text)),
+        keep=route,
+        modified=payloads.list_published_at(on_text),
+    )
+
+
+def _csv(request: HttpRequest, route: str, on_text: str | None) -> HttpResponseBase:
     """The rating list as CSV; a bad date, or one with no list in force, as JSON."""
 
-    def download() -> HttpResponse:
+    def download() -> HttpResponseBase:
         on = payloads.day_asked(on_text)
         filename = payloads.csv_filename(on)
-        return answers.csv_file(request, route, filename, lambda: payloads.rating_list_csv(on))
+        modified = payloads.list_published_at(on_text)
+        return answers.csv_file(
+            request, route, filename, lambda: payloads.rating_list_csv(on), modified
+        )
 
     response, refused = answers.attempt(download)
-    return response if refused is None else answers.v2_failure(request, refused, status=200)
+    if refused is None:
+        return response
+    return answers.v2_failure(request, refused.message, status=200)
+
+
+@csrf_exempt  # any method: the answer is the same
+def unknown(request: HttpRequest) -> HttpResponse:
+    """A path under /v2/ that is not the API's (nor list_top_players.php): a JSON 404 of
+    the v2 keys (``success: false``, the processing times, ``message``)."""
+    message = (
+        f"expected /v2/new/api.php?{EXAMPLE} (docs/api.md lists the routes), got {request.path}"
+    )
+    return answers.v2_failure(request, message, status=404)
