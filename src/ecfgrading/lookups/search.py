@@ -1,34 +1,48 @@
-"""Player lookup (issue 9, page 2): by name prefix, or straight to a player by his code.
+"""Player lookup (issue 9, page 2; issue 23): by name as people type it, or straight to a
+player by his code.
 
 The seeds' box: "type the player's name (surname first followed by a comma), or the first
 few letters"; a grading code with or without its check letter goes to its player, a
-merged code to the player it now counts for (G28). Names match a prefix of
-``Player.name_key`` (``matching.names.search_key``: case, accents, spaces and hyphens do
-not matter) by an indexed byte range, never a LIKE scan.
+merged code to the player it now counts for (G28). A name is read every way it can be
+(``name_readings``: ``smith, paul``, ``smith paul``, ``paul smith``, ``smith p``,
+``p smith``) and each reading is a range of ``Player.name_key``'s index
+(``matching.names.search_key``: case, accents, spaces and hyphens do not matter), with a
+LIKE on that range when the forenames were typed first or as initials.
 
 By default only active players are listed: those on the current version of the current
-list of either rate. With ``inactive`` everyone graded in any published version is, each
-with his latest grades and the list they come from ("all their grades are shown, with
-dates"). A grade that differs from the August grade of its list is marked revised (G27).
+list of either rate, and newcomers, never graded but with games since the start of the
+current lists' latest period ("not yet graded", with their provisional grades). With
+``inactive`` everyone graded in any published version is, each with his latest grades and
+the list they come from ("all their grades are shown, with dates"), and everyone with a
+graded game. A grade that differs from the August grade of its list is marked revised
+(G27).
 
 A page costs four queries whatever its size: the published versions, the page of players
-with the total (a window count), their list entries, their clubs.
+with the total (a window count), their list entries, their clubs. A page with a
+newcomer reads the provisional grades too (``provisional``: computed once per data token).
+A search that finds nothing, or few players for a surname on record nowhere, looks the
+names on record up for the nearest (``name_index``), and checks in one more query which
+of them the lookup would find.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, Window
+from django.db.models import Count, Exists, F, Lookup, OuterRef, Q, QuerySet, Value, Window
 from django.db.models.functions import Coalesce
 
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups import versions as version_names
 from ecfgrading.lookups.clubs import club_key
+from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.lists import (
     CurrentList,
     VersionInfo,
@@ -38,10 +52,13 @@ from ecfgrading.lookups.lists import (
     published_versions,
 )
 from ecfgrading.lookups.memberships import ClubShown, shown_clubs
+from ecfgrading.lookups.name_index import NameIndex, Suggestion, name_index
+from ecfgrading.lookups.name_readings import Reading, readings
 from ecfgrading.lookups.paging import MAX_PER_PAGE, PER_PAGE, Page, bounds
-from ecfgrading.matching.names import prefix_successor, search_prefix
+from ecfgrading.lookups.provisional import next_runs
+from ecfgrading.matching.names import prefix_successor
 from ecfgrading.registry import numbering
-from ecfgrading.registry.models import ListEntry, ListVersion, Player
+from ecfgrading.registry.models import Game, ListEntry, ListVersion, Player
 
 # Names are at most 100 characters each (Player.surname, Player.forenames).
 MAX_QUERY = 200
@@ -50,6 +67,10 @@ _CODE = re.compile(r"^(\d{6})\s*([A-Z])?$")
 # Digits first: meant as a code even when it is not one ('12345', '1234567').
 _CODE_LIKE = re.compile(r"^\d[\d\s]*[A-Z]?$")
 _AUGUST_RANK = version_names.rank(ListVersion.AUGUST)
+# Fewer players than this for a surname on record nowhere: a slip is likelier than a rare
+# name, and the nearest names on record are offered as well.
+FEW = 5
+SUGGESTED_PLAYERS = 500  # candidates' players checked in the query that confirms them
 
 
 @dataclass(frozen=True)
@@ -86,6 +107,22 @@ class ClubLink:
 
 
 @dataclass(frozen=True)
+class ProvisionalGrade:
+    """A newcomer's grade in the next list of a rate, as the results received so far give
+    it (``provisional``): not published, and said to be provisional wherever shown."""
+
+    rate: Rate
+    grade: int
+    category: str
+    list: str  # the next list, e.g. '2016-01'
+
+    @property
+    def list_label(self) -> str:
+        """January 2016"""
+        return list_label(self.list)
+
+
+@dataclass(frozen=True)
 class PlayerRow:
     """One line of the lookup: what the seeds' table shows for a player."""
 
@@ -96,6 +133,8 @@ class PlayerRow:
     rapid: RateGrade | None
     junior_age: int | None  # on the age date of the list of his latest grade (G25)
     junior_age_from: str | None = None  # that list, when it is not a current one
+    not_yet_graded: bool = False  # games on record, never on a published list
+    provisional: tuple[ProvisionalGrade, ...] = ()  # a newcomer's, for the next lists
 
     @property
     def junior_age_label(self) -> str:
@@ -118,6 +157,7 @@ class PlayerSearch:
     code: str | None = None  # a code query's player (the survivor of a merge)
     problem: str = ""  # why a code query names no one, or why the query is unusable
     shorter: str = ""  # a shorter query worth trying when nothing matched
+    suggestion: str = ""  # the nearest name on record, when nothing or few matched
 
     @property
     def players(self) -> Sequence[PlayerRow]:
@@ -143,11 +183,13 @@ def search_players(
         return PlayerSearch(text, inactive, _nothing(per_page))
     if _CODE_LIKE.match(text.upper()):
         return _by_code(text, inactive, per_page)
-    prefix = search_prefix(text)
-    if not prefix or prefix.startswith(","):
-        problem = "Type at least the first letter of the surname, e.g. 'smi' or 'Smith, J'."
+    read = readings(text)
+    if not read:
+        problem = (
+            "Type at least the first letter of the surname, e.g. 'smi', 'Smith, J' or 'John Smith'."
+        )
         return PlayerSearch(text, inactive, _nothing(per_page), problem=problem)
-    return _by_name(text, prefix, inactive, max(1, page), per_page)
+    return _by_name(text, read, inactive, max(1, page), per_page)
 
 
 def resolve_code(text: str) -> str | None:
@@ -200,22 +242,80 @@ def _by_code(text: str, inactive: bool, per_page: int) -> PlayerSearch:
 # Names -----------------------------------------------------------------------------------
 
 
-def _by_name(text: str, prefix: str, inactive: bool, number: int, per_page: int) -> PlayerSearch:
+def _by_name(
+    text: str, read: tuple[Reading, ...], inactive: bool, number: int, per_page: int
+) -> PlayerSearch:
     lists = _Lists()
-    matching = _named(prefix).filter(Exists(_graded(lists, inactive)))
+    matching = _named(read).filter(_findable(lists, inactive))
     players, total, number = _page_of(matching, number, per_page)
     rows = _rows(players, lists, latest=inactive)
     found = Page(rows, number, per_page, total)
-    shorter = "" if total else _shorter(text)
-    return PlayerSearch(text, inactive, found, lists.current_versions, shorter=shorter)
+    suggestion, shorter = "", ""
+    if total < FEW:
+        index = name_index()
+        if not total or not any(index.is_surname(reading.surname) for reading in read):
+            suggestion = _suggestion(index, read, lists, inactive, total)
+        shorter = "" if total else _shorter(text, index)
+    return PlayerSearch(
+        text,
+        inactive,
+        found,
+        lists.current_versions,
+        shorter=shorter,
+        suggestion=suggestion,
+    )
 
 
-def _named(prefix: str) -> QuerySet[Player]:
-    """Players not merged into another whose key starts with ``prefix``: a range of the
-    name key's index. The merge test is written so that no index can serve it: SQLite,
-    without statistics, would otherwise walk every unmerged player by ``merged_into``."""
-    in_range = Player.objects.filter(name_key__gte=prefix, name_key__lt=prefix_successor(prefix))
+def _named(read: tuple[Reading, ...]) -> QuerySet[Player]:
+    """Players not merged into another whose key fits a reading: a range of the name
+    key's index each, narrowed by a LIKE within it for forenames typed first or as
+    initials. The merge test is written so that no index can serve it: SQLite, without
+    statistics, would otherwise walk every unmerged player by ``merged_into``."""
+    fits = Q()
+    for reading in read:
+        fits |= _fits(reading)
+    in_range = Player.objects.filter(fits)
     return in_range.alias(merged=Coalesce("merged_into_id", 0)).filter(merged=0)
+
+
+def _fits(reading: Reading) -> Q:
+    prefix = reading.key_prefix
+    fits = Q(name_key__gte=prefix, name_key__lt=prefix_successor(prefix))
+    return fits & Q(_Like(F("name_key"), Value(reading.like))) if reading.like else fits
+
+
+class _Like(Lookup[Any]):
+    """``key LIKE pattern``: keys hold only a-z, 0-9 and one comma, so no character of a
+    key is a wildcard and both databases compare them alike."""
+
+    lookup_name = "like"
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} LIKE {rhs}", [*lhs_params, *rhs_params]
+
+
+def _findable(lists: _Lists, inactive: bool) -> Q:
+    """What makes a player match besides his name: a published grade (current, or with
+    ``inactive`` any), or games without ever a grade (a newcomer: by default only with
+    games since the start of the current lists' latest period)."""
+    graded = Q(Exists(_graded(lists, inactive)))
+    if inactive:
+        return graded | _played(None)
+    ever = ListEntry.objects.filter(
+        player_id=OuterRef("pk"), published=True, version__status=ListVersion.Status.PUBLISHED
+    )
+    return graded | (~Q(Exists(ever)) & _played(lists.newcomers_since))
+
+
+def _played(since: date | None) -> Q:
+    """A graded game on record (since ``since``), by either side's player index."""
+    played = Q()
+    for side in ("player1_id", "player2_id"):
+        games = Game.objects.filter(**{side: OuterRef("pk")}, graded=True)
+        played |= Q(Exists(games if since is None else games.filter(game_date__gte=since)))
+    return played
 
 
 def _graded(lists: _Lists, inactive: bool) -> QuerySet[ListEntry]:
@@ -253,13 +353,46 @@ def _page_of(
     )
 
 
-def _shorter(text: str) -> str:
-    """A query worth trying when nothing matched: the surname alone, or its first letters."""
+def _suggestion(
+    index: NameIndex, read: tuple[Reading, ...], lists: _Lists, inactive: bool, total: int
+) -> str:
+    """The nearest name on record to any reading that the lookup would find for more
+    players than it found: one query confirms which candidates' players it finds."""
+    found: dict[str, Suggestion] = {}
+    for reading in read:
+        for suggestion in index.suggestions(reading, unfinished=total > 0):
+            known = found.get(suggestion.text)
+            if known is None or suggestion.edits < known.edits:
+                found[suggestion.text] = suggestion
+    ranked = sorted(found.values(), key=lambda s: (s.edits, -len(s.player_ids), s.text))
+    wanted = [pk for suggestion in ranked for pk in suggestion.player_ids][:SUGGESTED_PLAYERS]
+    if not wanted:
+        return ""
+    findable = set(
+        Player.objects.filter(pk__in=wanted)
+        .filter(_findable(lists, inactive))
+        .values_list("pk", flat=True)
+    )
+    for suggestion in ranked:
+        if len(findable.intersection(suggestion.player_ids)) > total:
+            return suggestion.text
+    return ""
+
+
+def _shorter(text: str, index: NameIndex) -> str:
+    """A query worth trying when nothing matched: the surname alone (before a comma, or
+    a word of the text that is a surname on record, the last first), or the first
+    letters of a single word."""
     surname, comma, _forenames = text.partition(",")
     surname = surname.strip()
-    if comma and surname:
+    if comma:
         return surname
-    return surname[:3] if len(surname) > 3 else ""
+    words = surname.split()
+    if len(words) == 1:
+        return surname[:3] if len(surname) > 3 else ""
+    held = {word: index.holders(word) for word in reversed(words)}
+    best = max(held, key=lambda word: held[word])
+    return best if held[best] else ""
 
 
 # Grades ----------------------------------------------------------------------------------
@@ -290,6 +423,13 @@ class _Lists:
         """The reference season for club lapsing (C2), from the versions already read."""
         return current_season(self.current)
 
+    @property
+    def newcomers_since(self) -> date | None:
+        """Games from this day make a player never graded a newcomer: the start of the
+        latest period (P0, G32) of the earlier current list. None: no list yet."""
+        starts = [ListId.parse(found.list_id).p0().start for found in self.current.values()]
+        return min(starts, default=None)
+
     def current_and_august(self) -> list[int]:
         """The current versions and the August versions of their lists (G27)."""
         wanted = []
@@ -319,16 +459,38 @@ class _Entry:
 
 
 def _rows(players: Sequence[_PlayerFields], lists: _Lists, *, latest: bool) -> list[PlayerRow]:
-    """Each player's row: current grades, or with ``latest`` his latest grades ever."""
+    """Each player's row: current grades, or with ``latest`` his latest grades ever; a
+    newcomer's with his provisional grades."""
     if not players:
         return []
     ids = [pk for pk, *_ in players]
     entries = _entries(ids, list(lists.versions) if latest else lists.current_and_august())
     clubs = shown_clubs(ids, lists.season) if lists.season is not None else {}
-    return [
+    rows = [
         _row(player, entries.get(player[0], {}), clubs.get(player[0], ()), lists, latest)
         for player in players
     ]
+    if any(row.not_yet_graded for row in rows):
+        rows = _with_provisional(rows, ids, lists)
+    return rows
+
+
+def _with_provisional(rows: list[PlayerRow], ids: list[int], lists: _Lists) -> list[PlayerRow]:
+    """Newcomers' rows with their grades in the next lists, as the results received so
+    far give them (computed once per data token, then looked up in arrays)."""
+    runs = next_runs(lists.current, data_token())
+    found = []
+    for row, player_id in zip(rows, ids, strict=True):
+        if row.not_yet_graded:
+            entries = ((run, run.entry(player_id)) for run in runs.values())
+            provisional = tuple(
+                ProvisionalGrade(run.rate, entry.grade, entry.category.value, str(run.list_id))
+                for run, entry in entries
+                if entry is not None and entry.published
+            )
+            row = replace(row, provisional=provisional)
+        found.append(row)
+    return found
 
 
 def _entries(player_ids: list[int], version_ids: Iterable[int]) -> dict[int, dict[int, _Entry]]:
@@ -372,6 +534,9 @@ def _row(
         rapid=grades[Rate.RAPID],
         junior_age=None if newest is None else newest.junior_age,
         junior_age_from=_earlier_list(newest, lists),
+        # Found with no grade to show: by ``_findable``, never graded (with ``latest``, no
+        # entry at all; without, no current one, which only a newcomer may lack).
+        not_yet_graded=newest is None,
     )
 
 

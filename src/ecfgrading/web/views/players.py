@@ -1,4 +1,5 @@
-"""The player lookup (issue 9, page 2): a plain GET form; a code goes straight to its player."""
+"""The player lookup (issue 9, page 2; issue 23): a plain GET form; a code goes straight to its
+player; a name is read as people type it, with the nearest name on record when few match."""
 
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ def _context(found: PlayerSearch) -> dict[str, Any]:
         "base_query": _query_string(found.query, found.inactive),
         "inactive_query": _query_string(found.query, True),
         "shorter_query": _query_string(found.shorter, found.inactive) if found.shorter else "",
+        "suggestion_query": (
+            _query_string(found.suggestion, found.inactive) if found.suggestion else ""
+        ),
     }
 
 
