@@ -914,6 +914,9 @@ def serve(host: str, port: int, workers: int | None, threads: int, access_log: b
         workers=workers,
         threads=threads,
         accesslog="-" if access_log else None,
+        # gunicorn's maximum: addresses past 4 KB reach the site, which answers them with
+        # its own 414 page (web.middleware.addresses) instead of gunicorn's bare one.
+        limit_request_line=8190,
     )
 
 

@@ -5,6 +5,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from ecfgrading.web.api.v1 import api
+from ecfgrading.web.context import SITE_NAME
+
+# The admin is titled as the site, not "Django administration".
+admin.site.site_header = admin.site.site_title = f"{SITE_NAME} admin"
 
 urlpatterns = [
     path("admin/", admin.site.urls),

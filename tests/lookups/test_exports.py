@@ -211,6 +211,10 @@ def parsed(data: bytes) -> tuple[GradeListRow, ...]:
     return grade_list.rows
 
 
+# The spreadsheet's columns after the CSV's 20: games in each rate's latest 12 months.
+LATEST = ("GamesLatest", "RGamesLatest")
+
+
 def sheet_rows(data: bytes) -> list[tuple[Any, ...]]:
     sheet = load_workbook(io.BytesIO(data)).active
     return [tuple(row) for row in sheet.iter_rows(values_only=True)]
@@ -340,7 +344,7 @@ def test_a_version_without_published_entries_exports_no_rows(
 
     assert parsed(export_list("2013-07")) == ()
     assert export_list("2013-07", fmt="json") == b"[]\n"
-    assert sheet_rows(export_list("2013-07", fmt="xlsx")) == [tuple(HEADER)]
+    assert sheet_rows(export_list("2013-07", fmt="xlsx")) == [(*HEADER, *LATEST)]
 
 
 # XLSX --------------------------------------------------------------------------------------
@@ -353,24 +357,27 @@ def test_the_spreadsheet_has_the_csv_columns_with_numbers_as_numbers(
 
     no_clubs = (None,) * 6
     assert sheet_rows(data) == [
-        tuple(HEADER),
+        (*HEADER, *LATEST),
         (
             *("261619B", "Bloggs, Joe", "M", None),
             *("A", 152, 148, 36, "B", 142, 140, 30),
             *("Riverside Library*", "Anytown", None, None, None, None),
             *(400041, "ENG"),
+            *(36, 18),  # the seed's first Games figures (G24): latest 12 months
         ),
         (
             *("100001K", "O'Brien, Patrick Sean", "M", None),
             *(None, None, None, None, "D", 88, None, 15),
             *no_clubs,
             *(None, "IRL"),
+            *(None, 7),
         ),
         (
             *("233310H", "Smith, Jane", "F", 9),
             *("C", 95, None, 20, "X", 101, 90, 31),
             *("Anytown", None, None, None, None, None),
             *(None, "ENG"),
+            *(12, 40),
         ),
     ]
 

@@ -6,6 +6,7 @@ from django.urls import path, reverse_lazy
 
 from ecfgrading.backoffice import routes_audit, routes_members, routes_team
 from ecfgrading.backoffice.views import accounts, officers
+from ecfgrading.web.context import SITE_NAME
 
 app_name = "backoffice"
 
@@ -21,7 +22,12 @@ urlpatterns = [
     path("results/submit/", officers.submit, name="submit"),
     path(
         "login/",
-        auth.LoginView.as_view(template_name=_T + "login.html", redirect_authenticated_user=True),
+        auth.LoginView.as_view(
+            template_name=_T + "login.html",
+            redirect_authenticated_user=True,
+            # Django's login names the site after the host ("127.0.0.1:8000"); ours is named.
+            extra_context={"site_name": SITE_NAME},
+        ),
         name="login",
     ),
     path("logout/", auth.LogoutView.as_view(), name="logout"),

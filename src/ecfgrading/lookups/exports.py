@@ -59,7 +59,7 @@ FORMATS = ("csv", "json", "xlsx")
 # Each format's revision: raised whenever the bytes of an unchanged version's file change
 # (the CSV's to 2 when it became ISO-8859-1), so that a file kept in the shared cache or
 # by its ETag (lookups.list_files) is never served as the new format's.
-FORMAT_REVISIONS = {"csv": 2, "json": 1, "xlsx": 1}
+FORMAT_REVISIONS = {"csv": 2, "json": 1, "xlsx": 2}  # xlsx 2: the latest games columns
 # The charset of each text format's bytes (the spreadsheet is a zip archive: none).
 CHARSETS = {"csv": ENCODING, "json": "utf-8"}
 RATE_ORDER = (Rate.STANDARD, Rate.RAPID)
@@ -437,19 +437,25 @@ def _rate_grade(grade: _Grade | None) -> RateGrade:
 
 
 Cell = str | int | None
+# The seed's first Games figure, games in the latest 12 months (G24), beside the CSV's
+# Games (games counted, its second figure). The CSV's 20 columns are the federation's
+# fixed layout (results-file.md section 2) and have no room for it; the sheet adds it
+# after them, so a reader of its first 20 columns reads it as before.
+LATEST_GAMES_HEADER = ("GamesLatest", "RGamesLatest")
 
 
 def _xlsx(
     target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]
 ) -> ExportedFile:
-    """The CSV's columns in a sheet named after the list, numbers as numbers; then a sheet
-    ``About`` naming each rate's version and the rule set it was computed under (G31)."""
+    """The CSV's columns in a sheet named after the list, numbers as numbers, and after
+    them the latest games of each rate; then a sheet ``About`` naming each rate's version
+    and the rule set it was computed under (G31)."""
     book = Workbook(write_only=True)  # streams rows: a quarter faster on a full list
     sheet = book.create_sheet(str(target))
     sheet.freeze_panes = "A2"
-    sheet.append([_bold(sheet, name) for name in HEADER])
+    sheet.append([_bold(sheet, name) for name in (*HEADER, *LATEST_GAMES_HEADER)])
     for row in rows:
-        sheet.append(_sheet_cells(_list_row(row)))
+        sheet.append([*_sheet_cells(_list_row(row)), *_latest_games(row)])
     _about_sheet(book, target, versions)
     stamp = dt.datetime(target.year, target.month, 1)
     book.properties.created = book.properties.modified = stamp
@@ -523,6 +529,11 @@ def _sheet_cells(row: GradeListRow) -> list[Cell]:
         fide,
         row.nation,
     ]
+
+
+def _latest_games(row: _Row) -> list[Cell]:
+    """Games in each rate's latest 12 months, blank where the player has no grade of it."""
+    return [row.grades[rate].games_latest if rate in row.grades else None for rate in RATE_ORDER]
 
 
 def _rate_cells(grade: RateGrade) -> list[Cell]:

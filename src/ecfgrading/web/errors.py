@@ -29,6 +29,7 @@ from ecfgrading.web.render import wants_json
 # is 422, invalid too).
 KINDS: dict[int, str] = {kind.http_status: kind.value for kind in ErrorKind} | {
     405: "not-allowed",
+    414: ErrorKind.INVALID.value,  # an address too long to read (web.middleware.addresses)
     422: ErrorKind.INVALID.value,
     500: "server-error",
 }

@@ -87,7 +87,8 @@ TEXT = r"^[^\x00]*$"  # what a lookup box may hold
 NOT_FOUND = {404: out.ErrorOut}
 # 422: a parameter the schema refuses (django-ninja, with ``detail``); 400: one it lets
 # through that the lookup refuses (a ServiceError of kind INVALID, as on the page).
-INVALID = {400: out.ErrorOut, 422: out.InvalidOut}
+# 414: an address longer than the site reads (web.middleware.addresses), whatever it asks.
+INVALID = {400: out.ErrorOut, 414: out.ErrorOut, 422: out.InvalidOut}
 
 
 class _API(NinjaAPI):
@@ -229,6 +230,7 @@ def players(
         max_length=MAX_QUERY,
         pattern=TEXT,
         description="'surname' or 'surname, forename' (a prefix; case and accents ignored), "
+        "surname and forenames in either order without a comma ('john smith', 'smith j'), "
         "or a code with or without its check letter.",
     ),
     inactive: bool = Query(False, description="Include players graded in earlier lists only."),
