@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,30 @@ def _folder(name: str, path: Path) -> Path:
 BASE_DIR = Path(__file__).resolve().parent
 HOME = _folder("ECFGRADING_HOME", Path(_given("ECFGRADING_HOME") or "var").resolve())
 
+
+# The site's own "today" (lookups.clock): None is the clock's. A home whose data lives in
+# another time keeps its day in this file (`ecfgrading demo` writes its world's date).
+SITE_TODAY_FILENAME = "today"
+
+
+def _site_today(name: str, home: Path) -> date | None:
+    """ECFGRADING_TODAY, else the date in the home's file, else None (the clock)."""
+    file = home / SITE_TODAY_FILENAME
+    value, where = _given(name), name
+    if value is None and file.is_file():
+        value, where = file.read_text().strip() or None, f"{name} (from {file})"
+    if value is None:
+        return None
+    try:
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+            return date.fromisoformat(value)
+    except ValueError:
+        pass  # 2015-02-30
+    raise _bad(where, "a date YYYY-MM-DD such as 2015-12-16", value)
+
+
+SITE_TODAY = _site_today("ECFGRADING_TODAY", HOME)
+
 # Development only: never run a public server on this key (`check --deploy` warns).
 SECRET_KEY = (
     _given("ECFGRADING_SECRET_KEY")
@@ -194,7 +219,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: a page this worker sent under the current data token goes out again as it was.
+    # Outermost: gzip what holds no secret (the rule: web.middleware.compression).
+    "ecfgrading.web.middleware.compression.PublicCompressionMiddleware",
+    # A page this worker sent under the current data token goes out again as it was.
     "ecfgrading.web.memory.PageMemoryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -205,6 +232,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # An address too long to be a lookup: the site's 414 page (web.middleware.addresses).
+    "ecfgrading.web.middleware.addresses.LongAddressMiddleware",
     # A ServiceError escaping a public view is its error page or JSON body, by kind.
     "ecfgrading.web.errors.ServiceErrorMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.

@@ -109,8 +109,8 @@ def test_every_problem_of_a_report_is_listed_at_once() -> None:
         submit_feedback(_report(kind="complaint", player_code="", message=" ", email="nope"))
     problems = caught.value.problems
     assert set(problems) == {"kind", "message", "email"}
-    assert "wrong-result" in problems["kind"]
-    assert "'nope'" in problems["email"]
+    assert "a wrong result" in problems["kind"]  # the form's words, not its values
+    assert "‘nope’" in problems["email"]
     assert caught.value.kind is ErrorKind.INVALID
     assert isinstance(caught.value, ServiceError)
 
@@ -136,7 +136,7 @@ def test_a_message_longer_than_the_model_allows_is_refused() -> None:
     assert limit == 5000
     with pytest.raises(FeedbackError) as caught:
         submit_feedback(_report(kind="other", player_code="", message="x" * 5001))
-    assert "at most 5,000 characters, got 5,001" in caught.value.problems["message"]
+    assert "5,001 characters where at most 5,000 fit" in caught.value.problems["message"]
 
 
 def test_the_status_shows_the_answer_but_never_the_name_or_e_mail(smith: Player) -> None:

@@ -31,10 +31,8 @@ def test_the_player_page_states_g29_as_the_rule_set_has_it(
     page = client.get(f"/players/{a_published_player()}/").content.decode()
     # G29 (grading-rules.md): FIDE = ECF x 8 + 650, national Elo = ECF x 8 + 600, and the
     # seeds' note that the minimum published FIDE Elo is 1200.
-    assert (
-        "FIDE = ECF × 8 + 650; national Elo = ECF × 8 + 600 (G29). "
-        "The minimum published FIDE Elo is 1200." in page
-    )
+    assert "FIDE = ECF × 8 + 650; national Elo = ECF × 8 + 600<sup" in page
+    assert "</sup>. The minimum published FIDE Elo is 1200." in page
 
 
 def test_the_player_page_follows_another_rule_set(
@@ -42,10 +40,8 @@ def test_the_player_page_follows_another_rule_set(
 ) -> None:
     monkeypatch.setattr(grading, "RULES", OTHER)
     page = client.get(f"/players/{a_published_player()}/").content.decode()
-    assert (
-        "FIDE = ECF × 9 + 700; national Elo = ECF × 9 + 610 (G29). "
-        "The minimum published FIDE Elo is 1300." in page
-    )
+    assert "FIDE = ECF × 9 + 700; national Elo = ECF × 9 + 610<sup" in page
+    assert "</sup>. The minimum published FIDE Elo is 1300." in page
     assert "ECF × 8" not in page
 
 

@@ -99,9 +99,9 @@ def test_every_version_on_the_lists_page_says_which_rule_set_made_it(
 
 
 def _title(name: str) -> str:
-    """As the page names a version (``views.lists.version_title``), in lower case."""
+    """As the page names a version in a sentence (the month keeps its capital)."""
     if name in ("initial", "august"):
-        return "initial" if name == "initial" else "august revision"
+        return "initial version" if name == "initial" else "August version"
     return f"revision {name.removeprefix('rev')}"
 
 

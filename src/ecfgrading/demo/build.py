@@ -19,12 +19,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 
 from ecfgrading.demo.generator import DemoFile, Federation, generate
 from ecfgrading.demo.logins import create_demo_logins
 from ecfgrading.demo.registration import register_events
-from ecfgrading.demo.schedule import ListRun, Step, steps
+from ecfgrading.demo.schedule import ListRun, Step, steps, world_today
 from ecfgrading.demo.startlist import FILENAME, LIST_ID
 from ecfgrading.demo.summary import DemoSummary, ImportCounts, PublishedList, Stopwatch
 from ecfgrading.engine.codes import GradingCode
@@ -49,7 +50,8 @@ class DemoError(Conflict):
 def build_demo(
     home: Path, *, size: str = "default", seed: int = 2009, progress: Progress | None = None
 ) -> DemoSummary:
-    """Generate the demo federation, write its files under ``home/'demo'``, and replay it.
+    """Generate the demo federation, write its files under ``home/'demo'``, and replay it;
+    last, write its world's date to ``home/'today'`` (``write_today``).
 
     The database must hold no lists yet (run it on a fresh ``ecfgrading init``).
     """
@@ -68,7 +70,16 @@ def build_demo(
         history.play(step, watch)
     with watch.step("demo logins"):
         logins = create_demo_logins()
+    write_today(home)
     return replace(history.summary(home, folder, watch), logins=logins)
+
+
+def write_today(home: Path) -> Path:
+    """The world's date in the home, where the settings read it (``SITE_TODAY``): a site
+    served from this home reasons from 2015, not from the day the demo was built."""
+    path = home / settings.SITE_TODAY_FILENAME
+    path.write_text(f"{world_today().isoformat()}\n")
+    return path
 
 
 @dataclass

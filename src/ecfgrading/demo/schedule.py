@@ -76,6 +76,12 @@ def steps() -> list[Step]:
     return [*found, Step(f"{season_label(NEXT_SEASON)} so far", NEXT_SEASON_CUTOFF, ())]
 
 
+def world_today() -> date:
+    """The demo world's today: the day after its last step's cut-off, when its latest
+    files are in. The site reasons from it (``lookups.clock``), not from the clock."""
+    return steps()[-1].cutoff + timedelta(days=1)
+
+
 def _steps_of(list_id: ListId) -> list[Step]:
     rates = list_id.rates()
 

@@ -26,7 +26,8 @@ from ecfgrading.engine.inputs import BoolArray, History, InputError, StoredGames
 from ecfgrading.engine.outcome import Entry, ListOutcome
 from ecfgrading.engine.periods import ListId, Period
 from ecfgrading.engine.rules import Counting, RuleSet
-from ecfgrading.engine.types import Category, Flag, Rate, ResultCode
+from ecfgrading.engine.starting import SOURCE_CODES
+from ecfgrading.engine.types import Category, Flag, Rate, ResultCode, StartSource
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class GameLine:
     points: float
     in_h0: bool
     counted: bool = True  # False: older than the most recent games counted (G35)
+    opponent_estimated: bool = False  # the opponent's starting grade is an estimate (G7)
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ class StoredGame:
     opponent_start: float  # the opponent's starting grade in the same version (G13)
     score: float  # the player's: 1, 0.5 or 0
     points: float  # the points the version stored for him (G12)
+    opponent_estimated: bool = False  # the opponent's starting grade is an estimate (G7)
 
 
 @dataclass(frozen=True)
@@ -252,6 +255,8 @@ def _game_lines(outcome: ListOutcome, index: int) -> list[GameLine]:
                 points=float(outcome.points.points1[g] if first else outcome.points.points2[g]),
                 in_h0=bool(outcome.in_h0[g]),
                 counted=bool(counted1[g] if first else counted2[g]),
+                opponent_estimated=SOURCE_CODES[outcome.players.source[opponent]]
+                is StartSource.ESTIMATED,
             )
         )
     return lines
@@ -283,6 +288,7 @@ def _stored_lines(stored: StoredGrade, rules: RuleSet) -> list[GameLine]:
             points=g.points,  # as stored (G17), not recomputed
             in_h0=g.date in h0,
             counted=bool(counted),
+            opponent_estimated=g.opponent_estimated,
         )
         for g, value, counted in zip(games, counted_as, counts, strict=True)
     ]

@@ -90,6 +90,7 @@ class GameRow:
     counted_as: float | None  # after the 40-point rule (G12)
     points: float | None  # None: not graded in the list shown
     counted: bool  # in the total (an X grade counts its H0 games only, G16)
+    opponent_estimated: bool = False  # the opponent's starting grade is an estimate (G7)
 
     @property
     def result(self) -> str:
@@ -412,6 +413,7 @@ def _line_row(line: GameLine, x_grade: bool, context: Context) -> GameRow:
         counted_as=_known(line.counted_as),
         points=line.points,
         counted=line.in_h0 if x_grade else line.counted,
+        opponent_estimated=line.opponent_estimated,
     )
 
 
@@ -466,6 +468,7 @@ def received_row(
         counted_as=_known(line.counted_as) if line else None,
         points=line.points if line else points,
         counted=line is not None or points is not None,
+        opponent_estimated=line.opponent_estimated if line else False,
     )
 
 

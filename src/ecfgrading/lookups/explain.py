@@ -135,26 +135,25 @@ def _engine_entry(entry: ListEntry) -> Entry:
 
 
 def _p0_games(entry: ListEntry, survivors: Survivors) -> tuple[StoredGame, ...]:
-    rows = list(
+    stored = list(
         StoredGamePoints.objects.filter(version=entry.version, player=entry.player, period=0)
         .exclude(game=None)
         .values_list("game_id", "points")
     )
-    games = Game.objects.in_bulk([game_id for game_id, _ in rows])
+    games = Game.objects.in_bulk([game_id for game_id, _ in stored])
     final = survivors.final  # a merged record's games are his survivor's
     sides = {
         gid: (final.get(g.player1_id, g.player1_id), final.get(g.player2_id, g.player2_id))
         for gid, g in games.items()
     }
     opponents = {b if a == entry.player_id else a for a, b in sides.values()}
-    starts = dict(
-        ListEntry.objects.filter(version=entry.version, player_id__in=opponents).values_list(
-            "player_id", "start_grade"
-        )
-    )
+    rows = ListEntry.objects.filter(version=entry.version, player_id__in=opponents)
+    found = list(rows.values_list("player_id", "start_grade", "start_source"))
+    starts = {pk: start for pk, start, _source in found}
+    estimated = {pk for pk, _start, source in found if source == StartSource.ESTIMATED}
     return tuple(
-        _stored_game(entry.player_id, games[gid], sides[gid], points, starts)
-        for gid, points in rows
+        _stored_game(entry.player_id, games[gid], sides[gid], points, starts, estimated)
+        for gid, points in stored
     )
 
 
@@ -164,6 +163,7 @@ def _stored_game(
     sides: tuple[int, int],
     points: float,
     starts: dict[int, float | None],
+    estimated: set[int],
 ) -> StoredGame:
     first = sides[0] == player_id
     opponent = sides[1] if first else sides[0]
@@ -176,6 +176,7 @@ def _stored_game(
         opponent_start=float("nan") if start is None else start,  # unknown, not zero
         score=score1 if first else 1.0 - score1,
         points=points,
+        opponent_estimated=opponent in estimated,
     )
 
 

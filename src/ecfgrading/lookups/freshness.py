@@ -1,9 +1,10 @@
 """One token that changes whenever anything a public page shows may have changed.
 
-Published versions never change (G26), so a page is a function of its URL and of what
-has been published, received and identified since. The token is read in one query of
-indexed maxima; cached pages and ETags are keyed by it, so nothing goes stale: a new
-publication, an accepted file, a merge or a correction changes the token.
+Published versions never change (G26), so a page is a function of its URL, of what
+has been published, received and identified since, and of the site's today
+(``lookups.clock``). The token is read in one query of indexed maxima; cached pages and
+ETags are keyed by it, so nothing goes stale: a new publication, an accepted file, a
+merge, a correction or a new day changes the token.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from contextvars import ContextVar
 from django.db import connection
 from django.db.models import Model
 
+from ecfgrading.lookups.clock import today
 from ecfgrading.registry.models import (
     Amendment,
     Club,
@@ -87,4 +89,5 @@ def _read() -> str:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {selects}")
         row = cursor.fetchone()
-    return hashlib.sha1(repr(row).encode()).hexdigest()[:16]
+    # The site's today too: what pages reason from it (lookups.clock) changes with the day.
+    return hashlib.sha1(repr((row, today())).encode()).hexdigest()[:16]

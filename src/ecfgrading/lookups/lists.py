@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.lookups import versions as version_names
@@ -38,9 +40,14 @@ class VersionInfo:
         return list_label(self.list_id)
 
     @property
+    def words(self) -> str:
+        """initial version, August version, revision 2"""
+        return version_names.version_words(self.name)
+
+    @property
     def label(self) -> str:
-        """July 2012 standard list, august version"""
-        return f"{self.month_label} {self.rate.value} list, {self.name} version"
+        """July 2012 standard list, August version"""
+        return f"{self.month_label} {self.rate.value} list, {self.words}"
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,22 @@ class CurrentList:
     @property
     def label(self) -> str:
         return list_label(self.list_id)
+
+    @property
+    def words(self) -> str:
+        """The list and its current version in words: 'January 2015', 'July 2015, revised
+        in August', 'July 2015, revised in August and on 3 October 2015' (G26, G27)."""
+        later = [v for v in self.versions if v.name != ListVersion.INITIAL]
+        august = [v for v in later if v.name == ListVersion.AUGUST]
+        dates = [_day(v.published_at) for v in later if v.name != ListVersion.AUGUST]
+        revised = ["in August"] * bool(august) + ([f"on {dates[-1]}"] if dates else [])
+        return f"{self.label}, revised {' and '.join(revised)}" if revised else self.label
+
+
+def _day(moment: dt.datetime) -> str:
+    """3 October 2015, in the federation's time zone."""
+    local = timezone.localtime(moment)
+    return f"{local.day} {local:%B %Y}"
 
 
 def list_label(list_id: str) -> str:
@@ -108,18 +131,10 @@ def current_season(current: dict[Rate, CurrentList] | None = None) -> int | None
 
 
 def current_lists_shown() -> list[CurrentList]:
-    """What the home page shows: the current standard list and the latest rapid list of
-    each month (July with its August revision, and January)."""
-    by_rate = lists_by_rate()
-    standard, rapid = by_rate[Rate.STANDARD][:1], by_rate[Rate.RAPID][:2]  # latest first
-    if len(rapid) == 2 and rapid[1].list_id != _before(rapid[0].list_id):
-        rapid = rapid[:1]  # an older list of the other month is not current
-    return [*standard, *rapid]
-
-
-def _before(list_id: str) -> str:
-    """The rapid list before this one (G4): six months earlier."""
-    return str(ListId.parse(list_id).previous_same_rate(Rate.RAPID))
+    """What the home page shows: one current list of each rate, standard first. A rapid
+    list replaces the one before it (G26), so the January rapid list is not current once
+    the July one is out."""
+    return list(current_lists().values())
 
 
 # The catalogue ----------------------------------------------------------------------------

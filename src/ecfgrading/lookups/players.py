@@ -14,6 +14,8 @@ same facts (docs/api.md: "a grade here is the grade on the player's page").
   has his latest grade beside;
 - ``player_page``: the summary with what the page adds: how each grade was calculated
   (``breakdown``), every list's grade (``history``) and the next list (``provisional``);
+  given a list (``?list=2011-07``, and a version), the grades, games and breakdown of
+  that list as its version published them instead of the current lists';
 - ``player_history``, ``player_games``: a program's asks for his history and for a
   list's games with their points;
 - ``rating_on``: his grades in the list in force on a date (the federation's API);
@@ -33,7 +35,6 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db.models import Max, Q
-from django.utils import timezone
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode, code_text
 from ecfgrading.engine.conversions import below_fide_minimum, ecf_to_fide, ecf_to_national_elo
@@ -42,7 +43,7 @@ from ecfgrading.engine.explain import Explanation
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.rules import ECF_2009, RuleSet
 from ecfgrading.engine.types import Rate
-from ecfgrading.errors import NotFound, ServiceError
+from ecfgrading.errors import ErrorKind, NotFound, ServiceError
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.breakdown import (
     Breakdown,
@@ -52,6 +53,7 @@ from ecfgrading.lookups.breakdown import (
     short_words,
     stored_breakdown,
 )
+from ecfgrading.lookups.clock import today
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.grades import (
     PLAYER_COLUMNS,
@@ -70,6 +72,7 @@ from ecfgrading.lookups.history import (
     entry_rows,
     grade_history,
     latest_grade,
+    revision_reasons,
 )
 from ecfgrading.lookups.lists import (
     CurrentList,
@@ -102,6 +105,12 @@ class PlayerNotFound(NotFound):
 
 class NoGrades(NotFound):
     """The player has no entry in the list asked for, or no such list is published."""
+
+
+class BadList(ServiceError):
+    """A list asked for by a malformed id (not '2011-07'), or a version without a list."""
+
+    kind = ErrorKind.INVALID
 
 
 # -- the record a code names ------------------------------------------------------------------
@@ -147,16 +156,17 @@ class _Record:
     records: tuple[int, ...]  # his own record, then those merged into him
     survivors: Survivors
     born: dt.date | None
+    sex: str = ""  # M, F or blank: the page's pronouns, never shown
 
 
 def _record(located: Located) -> _Record:
     query = Player.objects.filter(id=located.player_id).order_by()
     row = query.values_list(*PLAYER_COLUMNS, "date_of_birth").get()
-    pk, _code, surname, forenames, _key, _sex, fide_id, _member_no, nation, born = row
+    pk, _code, surname, forenames, _key, sex, fide_id, _member_no, nation, born = row
     survivors = Survivors()
     name = full_name(surname, forenames)
     records = survivors.records(pk)
-    return _Record(pk, located.code, name, fide_id, nation, records, survivors, born)
+    return _Record(pk, located.code, name, fide_id, nation, records, survivors, born, sex or "")
 
 
 def _public_rows(ids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
@@ -311,6 +321,25 @@ class PlayerPage(PlayerSummary):
     next_lists: tuple[NextList, ...]
     cap: float = ECF_2009.cap  # G12 (every rule set): the 40-point rule, for the page's words
     margin: float = ECF_2009.result_margin  # G12: plus or minus 50
+    shown_list: str | None = None  # the list asked for (?list=); None: the current lists
+    shown_version: str | None = None  # the version asked for (?version=); None: current
+    sex: str = ""  # the record's M, F or blank: the page's pronouns (never shown)
+
+    def _from(self, card: GradeCard) -> str:
+        """' (July 2009)' for a grade from an earlier list than the one shown."""
+        other = self.shown_list and card.list and card.list != self.shown_list
+        return f" ({card.list_label})" if other else ""
+
+    @property
+    def revised_points(self) -> tuple[HistoryPoint, ...]:
+        """The history's grades that a later version of their list changed, latest first."""
+        points = (p for row in self.history for p in (row.standard, row.rapid))
+        return tuple(p for p in points if p is not None and p.revised)
+
+    @property
+    def shown_label(self) -> str:
+        """'July 2011' for the list asked for; '' for the current lists."""
+        return list_label(self.shown_list) if self.shown_list else ""
 
     @property
     def has_location(self) -> bool:
@@ -323,33 +352,124 @@ class PlayerPage(PlayerSummary):
 
     @property
     def title(self) -> str:
-        """'Smith, John (123456A) - standard 148' (web-design principle 9)."""
-        grades = [f"{c.rate.value} {c.grade}" for c in self.cards if c.grade is not None]
-        return f"{self.name} ({self.code}) - {', '.join(grades) or 'ungraded'}"
+        """'Smith, John (123456A) - standard 148' (web-design principle 9); with the list
+        shown first when it is not the current: '... - July 2011: standard 113'."""
+        grades = [
+            f"{c.rate.value} {c.grade}{self._from(c)}" for c in self.cards if c.grade is not None
+        ]
+        shown = f"{self.shown_label}{f' {self.shown_version}' if self.shown_version else ''}: "
+        return f"{self.name} ({self.code}) - {shown if self.shown_list else ''}" + (
+            ", ".join(grades) or "ungraded"
+        )
 
 
-def player_page(located: Located) -> PlayerPage:
-    """Everything the page of ``located`` shows (see the module's docstring)."""
+def player_page(
+    located: Located, list_id: str | None = None, version: str | None = None
+) -> PlayerPage:
+    """Everything the page of ``located`` shows (see the module's docstring): for the
+    current lists, or for the list ``list_id`` at ``version`` (default: its current
+    version, G26). BadList for a malformed list id; NoGrades for a list he has no entry in."""
+    list_id = None if list_id is None else _list_id(list_id)
     record = _record(located)
     grades = _grades(record)
     summary = _summary(record, located, grades)
-    how = {rate: explained(entry) for rate, entry in _current_entries(grades).items()}
+    history = revision_reasons(grades.history, record.records, grades.versions)
+    chosen = grades.current if list_id is None else _chosen(record, grades, list_id, version)
+    shown = history if list_id is None else tuple(r for r in history if r.list_id <= list_id)
+    now = {rate: _rate_now(rate, chosen, grades, shown) for rate in RATES}
+    how = {rate: explained(entry) for rate, entry in _entries_in(chosen, grades).items()}
     runs = next_runs(grades.current, data_token())
     ahead = {rate: run.explanation(record.id) for rate, run in runs.items()}
     final = record.survivors.final
     new = received_games(record.records, runs, final)
-    shown = [*(found[0] for found in how.values() if found), *ahead.values()]
+    explanations = [*(found[0] for found in how.values() if found), *ahead.values()]
     # Each breakdown is shown under its own list's rule set (stored_breakdown, next_lists).
-    context = context_for(record.id, shown, new, final, ECF_2009)
-    cards = {rate: _card(summary, rate, grades.lists.get(rate), how, context) for rate in RATES}
+    context = context_for(record.id, explanations, new, final, ECF_2009)
+    lists = {rate: list_grades(found, grades.entries) for rate, found in chosen.items()}
+    cards = {rate: _card(now[rate], rate, lists.get(rate), how, context) for rate in RATES}
     return PlayerPage(
         **{**_values(summary), "standard": cards[Rate.STANDARD], "rapid": cards[Rate.RAPID]},
         fide_url=FIDE_PROFILE.format(id=record.fide_id) if record.fide_id else "",
-        history=grades.history,
+        history=history,
         next_lists=next_lists(
             record.id, record.born, record.records, runs, ahead, new, context, grades.versions
         ),
+        shown_list=list_id,
+        shown_version=version if list_id is not None else None,
+        sex=record.sex,
     )
+
+
+def _rate_now(
+    rate: Rate, chosen: Mapping[Rate, CurrentList], grades: _Grades, history: Sequence[HistoryRow]
+) -> RateNow:
+    """One rate's grades in the chosen list (the current one's are read already)."""
+    found = chosen.get(rate)
+    if found is not None and found is grades.current.get(rate):
+        return rate_now(rate, grades.lists.get(rate), history)
+    return rate_now(rate, list_grades(found, grades.entries) if found else None, history)
+
+
+def _chosen(
+    record: _Record, grades: _Grades, list_id: str, version: str | None
+) -> dict[Rate, CurrentList]:
+    """The lists of each rate as they stood in ``list_id``'s month: its own list of a
+    rate at ``version`` (default its current version, G26), or for a rate with no list
+    that month (standard lists were annual until 2012, G31) the one in force then."""
+    by_rate = lists_by_rate(grades.versions)
+    own = {rate: found for rate in RATES for found in by_rate[rate] if found.list_id == list_id}
+    if not own:
+        raise NoGrades(f"no list of {list_label(list_id)} has been published")
+    if not any(v.id in grades.entries for found in own.values() for v in found.versions):
+        raise NoGrades(f"{record.code} {record.name} {_not_in(record, grades, list_id)}")
+    if version is not None:
+        own = _at_version(own, list_id, version)
+    earlier = {rate: _in_force(by_rate[rate], list_id) for rate in RATES if rate not in own}
+    return {rate: found for rate, found in {**earlier, **own}.items() if found is not None}
+
+
+def _list_id(text: str) -> str:
+    try:
+        return str(ListId.parse(text))
+    except ValueError as bad:
+        raise BadList(
+            f"{bad}: a list is named by its year and month, as in ?list=2011-07"
+        ) from None
+
+
+def _not_in(record: _Record, grades: _Grades, list_id: str) -> str:
+    """'has no entry in the July 2008 lists; the player's lists run from July 2009 to
+    July 2015'."""
+    held = [row.list_id for row in grades.history]
+    span = f"{list_label(held[-1])} to {list_label(held[0])}" if held else "none"
+    return f"has no entry in the {list_label(list_id)} lists; the player's lists run from {span}"
+
+
+def _at_version(
+    own: Mapping[Rate, CurrentList], list_id: str, version: str
+) -> dict[Rate, CurrentList]:
+    """Each of the month's lists as far as ``version`` (a rate's list without that version
+    stays at its current one); NoGrades when no list of the month has it."""
+    cut = {rate: _up_to(found, version) for rate, found in own.items()}
+    if all(found is None for found in cut.values()):
+        names = sorted({v.name for found in own.values() for v in found.versions})
+        raise NoGrades(
+            f"the {list_label(list_id)} lists have no version named {version!r}: "
+            f"they have {', '.join(names)}"
+        )
+    return {rate: cut[rate] or found for rate, found in own.items()}
+
+
+def _up_to(found: CurrentList, version: str) -> CurrentList | None:
+    names = [v.name for v in found.versions]
+    if version not in names:
+        return None
+    return CurrentList(found.rate, found.list_id, found.versions[: names.index(version) + 1])
+
+
+def _in_force(lists: Sequence[CurrentList], list_id: str) -> CurrentList | None:
+    """The latest list of a rate before ``list_id`` (``lists`` latest first)."""
+    return next((found for found in lists if found.list_id < list_id), None)
 
 
 def _values(found: object) -> dict[str, Any]:
@@ -357,16 +477,16 @@ def _values(found: object) -> dict[str, Any]:
     return {f.name: getattr(found, f.name) for f in fields(found)}  # type: ignore[arg-type]
 
 
-def _current_entries(grades: _Grades) -> dict[Rate, ListEntry]:
-    """His entries in the current versions, as rows the stored explanation reads."""
-    rows = [grades.entries.get(c.current.id) for c in grades.current.values()]
+def _entries_in(chosen: Mapping[Rate, CurrentList], grades: _Grades) -> dict[Rate, ListEntry]:
+    """His entries in the chosen versions, as rows the stored explanation reads."""
+    rows = [grades.entries.get(c.current.id) for c in chosen.values()]
     ids = [row.id for row in rows if row is not None]
     found = ListEntry.objects.filter(id__in=ids).select_related("version__grading_list")
     return {Rate(e.version.grading_list.rate): e for e in found}
 
 
 def _card(
-    summary: PlayerSummary,
+    now: RateNow,
     rate: Rate,
     found: ListGrades | None,
     how: Mapping[Rate, tuple[Explanation, RuleSet] | None],
@@ -374,7 +494,6 @@ def _card(
 ) -> GradeCard:
     """``how``: the stored explanation of each rate he has an entry in (None: the list
     was loaded from a file, without its games)."""
-    now = summary.standard if rate is Rate.STANDARD else summary.rapid
     graded = found if found is not None and found.grade is not None else None
     junior = graded.junior_age if graded else None
     explanation = how.get(rate)
@@ -505,7 +624,7 @@ def rating_on(located: Located, rate: Rate, on: dt.date | None) -> Rating:
     """His grades in the ``rate`` list in force on ``on`` (the current list when None);
     NotFound when no list was in force or he is not published in it."""
     in_force = lists_in_force(on).get(rate)
-    day = on or timezone.localdate()
+    day = on or today()
     if in_force is None:
         raise NotFound(f"no {rate.value} list was in force on {day.isoformat()}")
     record = _record(located)

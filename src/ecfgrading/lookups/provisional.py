@@ -49,6 +49,7 @@ from ecfgrading.lookups.breakdown import (
     detail,
     received_row,
 )
+from ecfgrading.lookups.clock import not_after_today
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.history import current_versions
 from ecfgrading.lookups.list_inputs import load_inputs
@@ -375,7 +376,7 @@ def _next(
         h0_start=lid.h0().start,
         since=lid.previous_same_rate(rate).p0().end,
         received=tuple(received_row(d, context, line=lines.get(d.id)) for d in received),
-        received_until=run.received_until,
+        received_until=not_after_today(run.received_until),  # never after the site's today
         provisional=(
             breakdown(explanation, "provisional", replace(context, rules=rules))
             if explanation

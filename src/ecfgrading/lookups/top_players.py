@@ -24,11 +24,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
-from django.utils import timezone
-
 from ecfgrading.engine.periods import ListId, age_on
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound
+from ecfgrading.lookups.clock import today
 from ecfgrading.lookups.grades import RatingRow, lists_in_force, rating_rows
 from ecfgrading.lookups.lists import CurrentList, lists_by_rate
 from ecfgrading.registry.models import Player
@@ -60,7 +59,7 @@ class AgeLimit:
     def day(self, found: CurrentList) -> dt.date:
         """The age date for the list ``found``."""
         if self.basis is AgeBasis.TODAY:
-            return timezone.localdate()
+            return today()
         return dt.date(ListId.parse(found.list_id).year, 12, 31)
 
 

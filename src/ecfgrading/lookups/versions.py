@@ -78,6 +78,15 @@ def next_name(grading_list: GradingList) -> str:
     return f"rev{max(revisions, default=0) + 1}"
 
 
+def version_words(name: str) -> str:
+    """How a sentence names a version (G26): 'initial version', 'August version' (the
+    month keeps its capital), 'revision 2'."""
+    if name == ListVersion.AUGUST:
+        return "August version"
+    match = _REV.match(name)
+    return f"revision {match.group(1)}" if match else f"{name} version"
+
+
 def rank(name: str) -> int:
     """Versions follow each other: initial, august, rev1, rev2... (G26)."""
     if name == ListVersion.INITIAL:

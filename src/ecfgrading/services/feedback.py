@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
-from ecfgrading.engine.codes import InvalidCode
+from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.errors import ErrorKind, ServiceError
 from ecfgrading.registry.models import AuditLog, Feedback, Player
 from ecfgrading.registry.numbering import resolve_code
@@ -96,9 +96,11 @@ def _checked(sent: NewFeedback) -> tuple[NewFeedback, Player | None]:
 
 
 def _problems(sent: NewFeedback) -> dict[str, str]:
+    """What is wrong with each field, in the words of the form (no internal names: the
+    sender reads these)."""
     problems: dict[str, str] = {}
     if sent.kind not in Kind.values:
-        problems["kind"] = f"expected one of {', '.join(Kind.values)}, got {sent.kind!r}"
+        problems["kind"] = f"choose what is wrong: {_kinds_in_words()}"
     elif sent.kind in NEEDS_PLAYER and not sent.player_code:
         problems["player_code"] = "give the grading code of the player this is about"
     if sent.kind in NEEDS_EVENT and not sent.event:
@@ -108,26 +110,46 @@ def _problems(sent: NewFeedback) -> dict[str, str]:
     for field, limit in MAX_LENGTHS.items():
         value = getattr(sent, field)
         if len(value) > limit:
-            problems[field] = f"at most {limit:,} characters, got {len(value):,}"
+            problems[field] = (
+                f"too long: {len(value):,} characters where at most {limit:,} fit; "
+                "please shorten it"
+            )
     if sent.email and "email" not in problems:
         try:
             validate_email(sent.email)
         except ValidationError:
-            expected = "an e-mail address such as name@example.org"
-            problems["email"] = f"expected {expected}, got {sent.email!r}"
+            problems["email"] = (
+                f"‘{sent.email}’ is not an e-mail address: write it like name@example.org, "
+                "or leave it empty"
+            )
     return problems
+
+
+def _kinds_in_words() -> str:
+    """'a wrong result, ..., or another question about a grade': the form's own labels."""
+    labels = [str(label)[:1].lower() + str(label)[1:] for label in Kind.labels]
+    return f"{', '.join(labels[:-1])}, or {labels[-1]}"
 
 
 def _player(code: str, problems: dict[str, str]) -> Player | None:
     """The surviving player a code names (a merged code resolves); notes a problem else."""
     try:
         player = resolve_code(code)
-    except InvalidCode as error:
-        problems["player_code"] = f"{error}; find the code with the player lookup"
+    except InvalidCode:
+        problems["player_code"] = f"{_code_problem(code)}; find it with the player lookup"
         return None
     if player is None:
         problems["player_code"] = f"no player has the grading code {code}"
     return player
+
+
+def _code_problem(code: str) -> str:
+    """Why ``code`` is no grading code, in plain words (G28: six digits, a check letter)."""
+    digits, letter = code[:6], code[6:]
+    if digits.isdigit() and len(digits) == 6 and len(letter) == 1 and letter.isalpha():
+        right = GradingCode(int(digits)).letter
+        return f"wrong check letter: the code of {digits} ends in {right}, not {letter}"
+    return f"‘{code}’ is not a grading code, which is six digits and a check letter (123456A)"
 
 
 # Storing a report -------------------------------------------------------------------------

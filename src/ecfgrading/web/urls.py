@@ -27,6 +27,7 @@ urlpatterns = [
     path("players/<str:code>/", player.player, name="player"),
     path("clubs/", clubs.lookup, name="clubs"),
     path("clubs/<str:code>/", clubs.club, name="club"),
+    path("counties/", clubs.counties, name="counties"),
     path("counties/<str:code>/", clubs.county, name="county"),
     path("events/", events.received, name="events"),
     path("events/<str:code>/", events.event, name="event"),

@@ -145,6 +145,15 @@ class RowGradeOut(Schema):
     current: bool = Field(description="From the current version of the current list.")
 
 
+class ProvisionalRowOut(Schema):
+    """A newcomer's provisional grade: the next list as the results received so far give it."""
+
+    rate: RateName
+    grade: int
+    category: str
+    list: str = Field(description="The next list, e.g. 2016-01.")
+
+
 class PlayerRowOut(Schema):
     code: str = Field(description="Grading code with its check letter, e.g. 123456A.")
     name: str = Field(description="Surname, Forenames")
@@ -153,6 +162,10 @@ class PlayerRowOut(Schema):
     rapid: RowGradeOut | None
     junior_age: int | None = Field(description="Juniors only (G25).")
     junior_age_from: str | None = Field(description="The list of that age, when not current.")
+    not_yet_graded: bool = Field(description="Games on record, never on a published list.")
+    provisional: list[ProvisionalRowOut] = Field(
+        description="A newcomer's grades in the next lists, from the results received so far."
+    )
 
 
 class PlayerSearchOut(Schema):
@@ -161,6 +174,7 @@ class PlayerSearchOut(Schema):
     code: str | None = Field(description="A code query's player (after merges, G28).")
     problem: str = Field(description="Why the query found no one, when it is unusable.")
     shorter: str = Field(description="A shorter query worth trying when nothing matched.")
+    suggestion: str = Field(description="The nearest name on record, when few or none matched.")
     page: PageOut
     players: list[PlayerRowOut]
     lists: list[VersionOut] = Field(description="The current version of each rate's list.")
@@ -431,16 +445,46 @@ class NextListOut(Schema):
     x_need: NeedOut | None
 
 
+class VersionGradeOut(Schema):
+    """His grade in one version of a list (G26)."""
+
+    version: str = Field(description="initial, august, revN")
+    grade: int | None = Field(description="null: not published in that version (G23).")
+    category: str | None
+    games_latest: int
+
+    @staticmethod
+    def resolve_category(obj: Any) -> str | None:
+        return obj.category or None
+
+
+class PagePointOut(PointOut):
+    """A history grade as the page shows it: with the grades later versions replaced."""
+
+    steps: builtins.list[VersionGradeOut] = Field(
+        description="The list's versions where his grade changed, oldest first (G26, G27)."
+    )
+    reasons: builtins.list[str] = Field(description="Why, as the registry records it.")
+
+
+class PageHistoryRowOut(HistoryRowOut):
+    standard: PagePointOut | None
+    rapid: PagePointOut | None
+
+
 class PlayerPageOut(PlayerOut):
-    """The JSON twin of a player's page (/players/<code>/?format=json)."""
+    """The JSON twin of a player's page (/players/<code>/?format=json, and with
+    ?list=2011-07&version=initial the grades of that list and version)."""
 
     standard: GradeCardOut
     rapid: GradeCardOut
     fide_url: str
-    history: builtins.list[HistoryRowOut]
+    history: builtins.list[PageHistoryRowOut]
     next_lists: builtins.list[NextListOut]
     cap: float
     margin: float
+    shown_list: str | None = Field(description="The list asked for; null: the current lists.")
+    shown_version: str | None = Field(description="The version asked for; null: the latest.")
 
 
 def as_answered(schema: type[Schema], found: Any) -> Any:

@@ -111,10 +111,21 @@ def _game_row(g: GameRow, kind: str) -> str:
     )
     cells = [_e(british(g.date)), event, opponent, _e(g.colour.capitalize()), result_word(g.score)]
     if kind != "forward":
-        cells += [two(g.opponent_start), two(g.counted_as)]
+        cells += [opponent_grade(g), two(g.counted_as)]
     cells.append(_points_cell(g, kind))
     counted = "" if g.counted else ' class="not-counted"'
     return f"<tr{counted}>{''.join(f'<td>{cell}</td>' for cell in cells)}</tr>"
+
+
+def opponent_grade(g: GameRow) -> str:
+    """The opponent's starting grade (G13) as players read grades: a whole number, rounded
+    half up as grades are (G22), with "estimated" where it was (G7; issue 23: not 97.34
+    without a word). The exact figure stays in the markup for a program."""
+    if g.opponent_start is None:
+        return ""
+    shown = math.floor(g.opponent_start + 0.5)
+    words = ' <span class="estimated">estimated</span>' if g.opponent_estimated else ""
+    return f'<data value="{g.opponent_start:.2f}">{shown}</data>{words}'
 
 
 def _points_cell(g: GameRow, kind: str) -> str:

@@ -1,5 +1,7 @@
 """The club lookup (issue 9, page 4): clubs and counties, the seeds' four columns, and
-member lists sortable by name, standard grade or rapid grade."""
+member lists sortable by name, standard grade or rapid grade; examples that find
+something, and A-Z lists of clubs (``/clubs/?browse=A``) and counties (``/counties/``)
+to browse instead of typing (issue 23)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,15 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from ecfgrading.lookups.club_browse import (
+    club_letters,
+    clubs_by_letter,
+    counties_by_name,
+    lookup_examples,
+)
 from ecfgrading.lookups.clubs import (
     ClubMatch,
+    CountyRef,
     MemberList,
     club_members,
     county_members,
@@ -25,12 +34,18 @@ from ecfgrading.web.render import plain, respond
 
 LOOKUP = "web/clubs/lookup.html"
 MEMBERS = "web/clubs/members.html"
+BROWSE = "web/clubs/browse.html"
+COUNTIES = "web/clubs/counties.html"
 
 
 @cached_page
 def lookup(request: HttpRequest) -> HttpResponse:
-    """``/clubs/?q=bath&page=2``: clubs and counties whose name starts with the letters."""
-    found = find_clubs(request.GET.get("q", ""), page=page_number(request.GET.get("page")))
+    """``/clubs/?q=bath&page=2``: clubs and counties whose name starts with the letters;
+    ``/clubs/?browse=B``: every club whose name begins with B."""
+    number = page_number(request.GET.get("page"))
+    if not request.GET.get("q", "").strip() and request.GET.get("browse"):
+        return _browse(request, request.GET["browse"], number)
+    found = find_clubs(request.GET.get("q", ""), page=number)
     rows = [(match, links(match)) for match in found.page.items]
     base = urlencode({"q": found.query}) if found.query else ""
     context = {
@@ -40,6 +55,8 @@ def lookup(request: HttpRequest) -> HttpResponse:
         "club_query": found.query,
         "base_query": base,
         "canonical": _absolute(request, reverse("web:clubs"), base, found.page.number),
+        "examples": lookup_examples(),
+        "letters": club_letters(),
     }
     data = {
         "query": found.query,
@@ -47,6 +64,36 @@ def lookup(request: HttpRequest) -> HttpResponse:
         "results": [{**plain(match), "links": urls} for match, urls in rows],
     }
     return respond(request, LOOKUP, context, data=data)
+
+
+def _browse(request: HttpRequest, letter: str, number: int) -> HttpResponse:
+    shown = clubs_by_letter(letter, page=number)
+    rows = [(match, links(match)) for match in shown.page.items]
+    base = urlencode({"browse": shown.letter})
+    context = {
+        "browse": shown,
+        "page": shown.page,
+        "rows": rows,
+        "base_query": base,
+        "letters": club_letters(),
+        "canonical": _absolute(request, reverse("web:clubs"), base, shown.page.number),
+    }
+    data = {
+        "browse": shown.letter,
+        "letters": club_letters(),
+        "page": shown.page.as_dict(),
+        "results": [{**plain(match), "links": urls} for match, urls in rows],
+    }
+    return respond(request, BROWSE, context, data=data)
+
+
+@cached_page
+def counties(request: HttpRequest) -> HttpResponse:
+    """``/counties/``: every county, A to Z, with its clubs and its four lists."""
+    found = [(county, links(_as_match(county))) for county in counties_by_name()]
+    context = {"rows": found, "canonical": request.build_absolute_uri(reverse("web:counties"))}
+    data = {"counties": [{**plain(county), "links": urls} for county, urls in found]}
+    return respond(request, COUNTIES, context, data=data)
 
 
 def links(match: ClubMatch) -> dict[str, str | None]:
@@ -139,6 +186,11 @@ def players_url() -> str:
 
 def _county_match(listing: MemberList) -> ClubMatch:
     return ClubMatch("county", "", None, listing.county, None, ())
+
+
+def _as_match(county: CountyRef) -> ClubMatch:
+    """A county as a lookup row, for its four links."""
+    return ClubMatch("county", county.name, None, county, None, ())
 
 
 def _header(listing: MemberList) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from ecfgrading.lookups.club_browse import lookup_examples
 from ecfgrading.lookups.guide import guide, rule_sets
 from ecfgrading.lookups.lists import current_lists_shown
 from ecfgrading.web.caching import cached_page
@@ -45,7 +46,11 @@ _LINKS = (
 def home(request: HttpRequest) -> HttpResponse:
     shown = current_lists_shown()
     links = {name: reverse(route) for name, route in _LINKS}
-    context = {"lists": [current_view(current) for current in shown], "links": links}
+    context = {
+        "lists": [current_view(current) for current in shown],
+        "links": links,
+        "club_examples": lookup_examples(),  # taken from the clubs on record
+    }
     data = {"lists": [current_data(current) for current in shown], "links": links}
     return respond(request, "web/home.html", context, data=data)
 

@@ -35,8 +35,10 @@ CURRENT_MAX_AGE = 60
 def index(request: HttpRequest) -> HttpResponse:
     found = catalogue()
     table = conversion_table()
+    in_force = {current.current.id for current in found.current}  # one a rate (G26)
     context = {
-        "catalogue": [_list_view(item) for item in found.lists],
+        "current": [current_view(current) for current in found.current],
+        "catalogue": [_list_view(item, in_force) for item in found.lists],
         "conversions": table,
         "rule_sets": rule_sets(),  # G31: when the method changed, for the page's words
     }
@@ -73,15 +75,6 @@ def _cache_headers(
 
 
 # What pages show of lists and versions (shared with the home page) -------------------------
-
-
-def version_title(name: str) -> str:
-    """initial -> 'Initial', august -> 'August revision', rev2 -> 'Revision 2' (G26)."""
-    if name == "initial":
-        return "Initial"
-    if name == "august":
-        return "August revision"
-    return f"Revision {name.removeprefix('rev')}"
 
 
 def file_urls(links: tuple[list_files.FileLink, ...]) -> dict[str, str]:
@@ -136,6 +129,7 @@ def current_data(current: CurrentList) -> dict[str, Any]:
         "rate": current.rate.value,
         "list": current.list_id,
         "label": current.label,
+        "in_words": current.words,  # July 2015, revised in August
         "current_version": current.current.name,
         "versions": [version_data(v, current=v is current.current) for v in current.versions],
         "downloads": file_urls(list_files.links(current.list_id, current.rate)),
@@ -147,6 +141,7 @@ def current_view(current: CurrentList) -> dict[str, Any]:
     return {
         "rate": current.rate.value,
         "label": current.label,
+        "words": current.words,
         "list_id": current.list_id,
         "current": _version_view(current.current, True),
         "earlier": [_version_view(v, False) for v in reversed(current.versions[:-1])],
@@ -156,16 +151,22 @@ def current_view(current: CurrentList) -> dict[str, Any]:
 
 def _version_view(version: VersionInfo, current: bool) -> dict[str, Any]:
     """A version as a page shows it: as the JSON gives it, with its title; templates name
-    its rule set with ``{% computed_under v.rule_set %}`` (``templatetags.grading``)."""
-    return {**version_data(version, current=current), "title": version_title(version.name)}
+    its rule set with ``{% computed_under v.rule_set %}`` (``templatetags.grading``) and
+    its title in a sentence: 'initial version', 'August version', 'revision 2'."""
+    return {**version_data(version, current=current), "title": version.words}
 
 
-def _list_view(item: PublishedList) -> dict[str, Any]:
+def _list_view(item: PublishedList, in_force: set[int]) -> dict[str, Any]:
+    """A list's rows; ``in_force``: the ids of the current lists' current versions, the
+    only ones the page calls current (a past list's last version is not)."""
     whole = list_files.links(item.list_id)
     return {
         "list_id": item.list_id,
         "label": item.label,
         "whole": file_urls(whole),
         "whole_name": whole[0].filename,
-        "versions": [_version_view(v.info, v.current) for v in item.versions],
+        "versions": [
+            {**_version_view(v.info, v.current), "in_force": v.info.id in in_force}
+            for v in item.versions
+        ],
     }

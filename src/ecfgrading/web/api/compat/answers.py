@@ -35,10 +35,10 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date
 
+from ecfgrading.lookups.clock import today
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.web.api.compat import meter
@@ -137,7 +137,7 @@ def processing(request: HttpRequest, started: float, success: bool) -> dict[str,
 def kept(route: str, make: Callable[[], Made]) -> tuple[str, Callable[[], Made]]:
     """A long answer's tag (from the data token, the day and the route) and a function
     that gives its content from the shared cache, made there once."""
-    day = timezone.localdate().isoformat()
+    day = today().isoformat()
     tag = hashlib.sha1(f"{SHAPES}|{data_token()}|{day}|{route}".encode()).hexdigest()[:24]
 
     def content() -> Made:

@@ -9,10 +9,9 @@ import datetime as dt
 import io
 from typing import Any
 
-from django.utils import timezone
-
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound, ServiceError
+from ecfgrading.lookups.clock import today
 from ecfgrading.lookups.clubs import ClubEntry, club_player_ids
 from ecfgrading.lookups.games import graded_games
 from ecfgrading.lookups.grades import RatingRow, lists_in_force, rating_rows
@@ -33,7 +32,7 @@ def day_asked(text: str | None) -> dt.date | None:
 
 def effective(on: dt.date | None) -> str:
     """The date the answer holds for: the one asked, else today."""
-    return (on or timezone.localdate()).isoformat()
+    return (on or today()).isoformat()
 
 
 def rating_list(on: dt.date | None) -> dict[str, Any]:
