@@ -4,7 +4,9 @@
 
 Builds the tiny demo in a temporary home, serves it with ``ecfgrading serve`` on a free
 loopback port, and saves the first screen of each page at desktop and phone widths with
-Debian's Chromium (/usr/bin/chromium) through Playwright.
+Debian's Chromium (/usr/bin/chromium) through Playwright: the main pages, and the
+player page of a busy graded player, a junior, a newcomer, an inactive player and a
+merged record (issue 23; a case the demo has no player for is left out).
 """
 
 from __future__ import annotations
@@ -41,16 +43,60 @@ def _pages(database: Path) -> dict[str, str]:
             " ON m.club_id = c.id WHERE c.code IS NOT NULL GROUP BY c.id"
             " ORDER BY COUNT(*) DESC LIMIT 1"
         ).fetchone()
+    cases = {f"player-{case}": f"/players/{GradingCode(c)}/" for case, c in _cases(database)}
     return {
         "home": "/",
         "lookup": f"/players/?q={surname[:3].lower()}",
         "player": f"/players/{GradingCode(code)}/",
+        **cases,
         "club": f"/clubs/{club}/?sort=standard",
         "events": "/events/",
         "lists": "/lists/",
         "help": "/help/",
         "feedback": "/feedback/",
     }
+
+
+# The player page's cases (issue 23), each the first of the demo's by a stated rule.
+_LATEST = (
+    "SELECT v.id FROM registry_listversion v JOIN registry_gradinglist g"
+    " ON g.id = v.grading_list_id WHERE v.status = 'published' AND g.rate = '{rate}'"
+    " ORDER BY g.list_id DESC, v.published_at DESC LIMIT 1"
+)
+_CURRENT = _LATEST.format(rate="standard")
+_BOTH = f"({_CURRENT}), ({_LATEST.format(rate='rapid')})"
+_CASES = {
+    # the junior with the most games in the current standard list
+    "junior": "SELECT p.code FROM registry_listentry e JOIN registry_player p"
+    f" ON p.id = e.player_id WHERE e.version_id = ({_CURRENT}) AND e.published"
+    " AND e.junior_age IS NOT NULL ORDER BY e.games_counted DESC, p.code LIMIT 1",
+    # the newcomer with the most graded games and no published grade
+    "newcomer": "SELECT p.code FROM registry_player p JOIN registry_game g"
+    " ON p.id IN (g.player1_id, g.player2_id) WHERE g.graded AND p.merged_into_id IS NULL"
+    " AND NOT EXISTS (SELECT 1 FROM registry_listentry e WHERE e.player_id = p.id"
+    " AND e.published) GROUP BY p.id ORDER BY COUNT(*) DESC, p.code LIMIT 1",
+    # a player graded before but in neither current list: the latest to have lapsed
+    "inactive": "SELECT p.code FROM registry_listentry e JOIN registry_player p"
+    " ON p.id = e.player_id JOIN registry_listversion v ON v.id = e.version_id"
+    " JOIN registry_gradinglist g ON g.id = v.grading_list_id WHERE e.published"
+    " AND p.merged_into_id IS NULL AND NOT EXISTS (SELECT 1 FROM registry_listentry n"
+    f" WHERE n.player_id = p.id AND n.version_id IN ({_BOTH}))"
+    " ORDER BY g.list_id DESC, p.code LIMIT 1",
+    # a record merged into another (the page leads to the one it counts for, G28)
+    "merged": "SELECT code FROM registry_player WHERE merged_into_id IS NOT NULL"
+    " ORDER BY code LIMIT 1",
+}
+
+
+def _cases(database: Path) -> list[tuple[str, int]]:
+    """Each case's player code; a case the demo has no player for is left out."""
+    found = []
+    with sqlite3.connect(database) as db:
+        for case, query in _CASES.items():
+            row = db.execute(query).fetchone()
+            if row is not None:
+                found.append((case, int(row[0])))
+    return found
 
 
 def _shoot(url: str, pages: dict[str, str], folder: Path) -> None:
