@@ -17,6 +17,7 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
+from schemathesis import checks
 
 pytestmark = pytest.mark.django_db
 
@@ -51,4 +52,9 @@ def test_every_answer_conforms_to_the_schema(case: Any) -> None:
     # Schemathesis' WSGI transport asks for gzip and never inflates what it gets: the
     # answers are checked as sent to a client that takes them plain (the compression
     # itself is tests/web/test_edges.py's).
-    case.call_and_validate(headers={"Accept-Encoding": "identity"})
+    response = case.call(headers={"Accept-Encoding": "identity"})
+    # An address longer than the site reads is refused whole with a documented 414 before
+    # any parameter is read (web.middleware.addresses): that is the refusal of malformed
+    # data too, though not among the statuses schemathesis expects for it.
+    refused = [checks.negative_data_rejection] if response.status_code == 414 else []
+    case.validate_response(response, excluded_checks=refused)
