@@ -45,3 +45,14 @@ class _Closing:
 
 
 application = HeadWithoutBody(get_wsgi_application())
+
+
+def _warm() -> None:
+    """What every first request would otherwise pay for: the digest of the code deployed
+    that keys the cached pages (``web.deployed``)."""
+    from ecfgrading.web.deployed import site_build
+
+    site_build()
+
+
+_warm()

@@ -1,8 +1,9 @@
 """Cached public pages with ETags, in the cache every app server shares.
 
-A page is keyed by its full URL, its representation (HTML or JSON) and the data token
+A page is keyed by its full URL, its representation (HTML or JSON), the data token
 (``lookups.freshness``): anything published, received or identified since makes
-a new token, so a cached page is never stale and needs no invalidation. A conditional
+a new token, so a cached page is never stale and needs no invalidation; and the code
+deployed (``web.deployed``), so a new deployment never serves an old one's pages. A conditional
 request whose ETag still matches gets 304 without the page being rendered.
 """
 
@@ -18,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control
 
 from ecfgrading.lookups.freshness import one_token
+from ecfgrading.web.deployed import site_build
 from ecfgrading.web.memory import KEPT, MARK, rebuilt, slot_of
 from ecfgrading.web.render import wants_json
 
@@ -65,7 +67,7 @@ def _cached(
 
 def _key(request: HttpRequest, token: str) -> str:
     kind = "json" if wants_json(request) else "html"
-    digest = hashlib.sha1(f"{token}|{kind}|{request.get_full_path()}".encode())
+    digest = hashlib.sha1(f"{site_build()}|{token}|{kind}|{request.get_full_path()}".encode())
     return f"page:{digest.hexdigest()[:24]}"
 
 
