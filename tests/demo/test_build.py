@@ -8,12 +8,15 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db.models import Q
 
 from ecfgrading.demo import build_demo
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.registry.models import (
+    Amendment,
     Club,
     Event,
+    Game,
     ListEntry,
     ListVersion,
     PendingIdentification,
@@ -193,11 +196,33 @@ def test_the_summarys_import_figures_are_what_the_files_and_the_database_hold(
         sum(drawn.graded.values()),
     )
     cases = PendingIdentification.objects
-    assert figures(text, f"identifications queued {NUMBER}: {NUMBER} linked, {NUMBER} created") == (
+    queued = f"identifications queued {NUMBER}: {NUMBER} linked, {NUMBER} created"
+    assert figures(text, queued + f", then {NUMBER} merged into another record") == (
         cases.count(),
         cases.filter(status=PendingIdentification.Status.LINKED).count(),
         cases.filter(status=PendingIdentification.Status.CREATED).count(),
+        Player.objects.filter(merged_into__isnull=False).count(),
     )
+
+
+def test_the_player_put_on_record_twice_is_merged_into_his_first_record(
+    built: DemoSummary,
+) -> None:
+    """G28, issue 23: the demo's merged record. Its first queued case of a player on
+    record is decided as new, then the second record is merged into the first before the
+    next list: the only merge, recorded as an amendment saying why, in no list itself."""
+    (second,) = Player.objects.filter(merged_into__isnull=False)
+    first = second.merged_into
+    assert first is not None and first.merged_into is None
+    assert (second.surname, second.forenames) == (first.surname, first.forenames)
+    assert PendingIdentification.objects.filter(
+        status=PendingIdentification.Status.CREATED, resolved_player=second
+    ).exists()
+    assert Game.objects.filter(Q(player1=second) | Q(player2=second), graded=True).exists()
+    assert not ListEntry.objects.filter(player=second).exists()  # merged before any list
+    (amendment,) = Amendment.objects.filter(what__contains="merged into")
+    assert second.ref in amendment.what and first.ref in amendment.what
+    assert "a second time" in amendment.why
 
 
 def test_the_summarys_registry_figures_are_read_back_from_the_database(

@@ -64,6 +64,34 @@ OVERLAPS = """
 }
 """
 
+# Every visible text of the event's result tables that runs out of its own cell by more
+# than half a pixel, on either side: [text, cell]. A text over an empty stretch of the
+# next cell is as wrong as one over another text: a longer name would be under it.
+OUTSIDE = """
+() => {
+  const found = [];
+  document.querySelectorAll('table.games').forEach((table) => {
+    table.querySelectorAll('th, td').forEach((cell) => {
+      const head = cell.closest('thead');
+      if (head && head.getBoundingClientRect().width <= 1) return;
+      const box = cell.getBoundingClientRect();
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) {
+          if (r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) {
+            found.push([node.textContent.trim(), cell.className]);
+          }
+        }
+      }
+    });
+  });
+  return found;
+}
+"""
+
 DEFAULT_RESULTS = ("1d", "d1", "dd")  # results-file.md: won by default, double default
 
 
@@ -107,6 +135,7 @@ def test_no_two_texts_overlap_in_a_league_match_with_a_default(
         assert any("default" in label for label in labels)  # the long label is there
 
         assert page.evaluate(OVERLAPS) == [], code
+        assert page.evaluate(OUTSIDE) == [], code
 
 
 LONG = "x" * 200  # one 200-letter word: what a pasted text or a stuck key gives

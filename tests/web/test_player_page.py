@@ -164,6 +164,29 @@ def test_a_merged_code_redirects_to_the_surviving_player(client: Client, demo: D
     assert response["Location"] == url(kept.ref) + "?format=json"
 
 
+def test_the_survivors_page_names_the_codes_merged_into_it(
+    client: Client, demo: DemoSummary
+) -> None:
+    """G28 (issue 23): whoever arrives from an old code sees why the code changed."""
+    kept, gone, also = graded_in_both()[:3]
+    for absorbed in (also, gone):
+        merge_players(absorbed.ref, kept.ref)
+    page = body(client.get(url(kept.ref)))
+    listed = page.split("Also on record as", 1)[1].split("</dd>", 1)[0]
+    assert sorted([gone.ref, also.ref]) == re.findall(r"\d{6}[A-Z]", listed)
+    assert "their games and grades count here" in listed
+    twin = client.get(url(kept.ref) + "?format=json").json()
+    assert twin["merged_codes"] == sorted([gone.ref, also.ref])
+
+
+def test_a_page_with_nothing_merged_into_it_says_nothing_of_merges(
+    client: Client, demo: DemoSummary
+) -> None:
+    player = graded_in_both()[0]
+    assert "Also on record as" not in body(client.get(url(player.ref)))
+    assert client.get(url(player.ref) + "?format=json").json()["merged_codes"] == []
+
+
 def test_an_unknown_code_is_a_404_page_with_the_lookup_box(
     client: Client, demo: DemoSummary
 ) -> None:

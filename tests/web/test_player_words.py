@@ -14,6 +14,7 @@ import re
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from types import SimpleNamespace
+from typing import Any
 from xml.etree.ElementTree import Element
 
 import html5lib
@@ -22,6 +23,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
 from django.test import Client
 
+from ecfgrading.demo.schedule import world_today
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.lookups import provisional
 from ecfgrading.registry.models import Game, ListEntry, ListVersion, Player, StoredGamePoints
@@ -282,8 +284,9 @@ def test_an_opponents_published_grade_is_a_whole_number_not_marked_estimated(
 
 
 def test_a_newcomers_page_leads_with_the_provisional_grade_not_ungraded_twice(
-    client: Client, demo: DemoSummary
+    client: Client, demo: DemoSummary, settings: Any
 ) -> None:
+    settings.SITE_TODAY = world_today()  # before the next list's games are all played
     player = newcomer()
     main = main_of(html(client, player))
     cards = by_class(main, "article", "grade-card")
@@ -294,6 +297,8 @@ def test_a_newcomers_page_leads_with_the_provisional_grade_not_ungraded_twice(
     assert re.search(needed, words(html(client, player)))
     big = [re.sub(r"\s+", " ", "".join(e.itertext())) for e in by_class(main, "span", "big")]
     assert not any("ungraded" in text for text in big)
+    # Not in a list, then "From the" same list: a card without a grade names no source.
+    assert "Not in the" in first and "From the" not in first
 
 
 def test_history_games_how_and_next_are_folded_below_the_grades(

@@ -26,6 +26,7 @@ from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.lookups.clock import today
 from ecfgrading.registry.models import ListEntry, ListVersion, Submission
+from tests.web import test_player_words
 from tests.web.browser import Browser
 from tests.web.live import Site
 
@@ -114,6 +115,27 @@ def test_the_provisional_panel_says_nothing_after_the_sites_today(
     assert deadlines and all(d >= DEMO_TODAY for d in deadlines)  # "by 31 May 2016" style
     for day, month, year in BRITISH.findall(text):
         assert _day(f"{day} {month} {year}").year <= DEMO_TODAY.year + 1, text
+
+
+@pytest.mark.django_db
+def test_after_the_next_lists_period_ends_no_game_is_asked_for_by_a_past_day(
+    client: Client, demo: DemoSummary, settings
+) -> None:
+    """The January 2016 lists' period ends on 31 December 2015 (G5); on 5 January, before
+    they are out, "4 more games by 31 December 2015 put them on the list" asks for the
+    impossible: the page says what would have been needed instead."""
+    newcomer = test_player_words.newcomer()
+    settings.SITE_TODAY = DEMO_TODAY
+    before = " ".join(re.sub(r"<[^>]+>", " ", test_player_words.html(client, newcomer)).split())
+    assert re.search(r"more games? by 31 December 2015 puts? ", before)
+    settings.SITE_TODAY = dt.date(2016, 1, 5)
+    after = " ".join(re.sub(r"<[^>]+>", " ", test_player_words.html(client, newcomer)).split())
+    assert not re.search(r"more games? by 31 December 2015 puts? ", after)
+    assert re.search(
+        r"Games played by 31 December 2015 count for the January 2016 list: on the results "
+        r"received so far, \d+ more games? would have put (him|her|them) on it",
+        after,
+    )
 
 
 @pytest.mark.django_db

@@ -37,6 +37,7 @@ from ecfgrading.progress import Progress
 from ecfgrading.registry.models import Club, Event, Game, PendingIdentification, Player
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import ListImportError, import_grade_list
+from ecfgrading.services.merge import merge_players
 from ecfgrading.services.results.ingest import ImportResult, import_files
 from ecfgrading.services.results.queue import PendingError, resolve
 
@@ -95,6 +96,8 @@ class _History:
     counts: ImportCounts = field(default_factory=ImportCounts)
     rejected: list[str] = field(default_factory=list)
     lists: list[PublishedList] = field(default_factory=list)
+    # The first queued player on record is put on record again, then merged (G28).
+    twice: _Twice = field(default_factory=lambda: _Twice())
 
     def __post_init__(self) -> None:
         self.waiting = list(self.federation.files)
@@ -127,6 +130,7 @@ class _History:
             self.import_until(step)
         with watch.step(f"identify for {step.title}"):
             self.decide_pending()
+            self.merge_twice()
         for run in step.lists:
             with watch.step(f"grade {run.rate} {run.list_id} {run.version}"):
                 self.grade(run)
@@ -174,6 +178,8 @@ class _History:
     def _decide(self, case: PendingIdentification) -> None:
         player = self._truth(case)
         code = self.codes.get(player) if player is not None else _top_candidate(case)
+        if self.twice.take(player, code):
+            code = None  # as if the team missed him: a second record, merged later
         if code is not None:
             try:
                 resolve(case.id, code=code, actor=ACTOR)
@@ -182,9 +188,22 @@ class _History:
             except PendingError:
                 pass  # he is the opponent in these games: not the same player after all
         made = resolve(case.id, create=True, actor=ACTOR)
+        self.counts = replace(self.counts, created=self.counts.created + 1)
+        if self.twice.second_of(made.ref):
+            return  # his code stays the first record's, which the merge keeps
         if player is not None:
             self.codes[player] = made.ref
-        self.counts = replace(self.counts, created=self.counts.created + 1)
+
+    def merge_twice(self) -> None:
+        """The team finds the player it put on record twice and merges the second record
+        into the first before the next grading run (G28): the demo's merged record,
+        whose games count for the first record in every list, as if linked."""
+        if self.twice.pair is None or self.twice.merged:
+            return
+        second, first = self.twice.pair
+        merge_players(second, first, why=TWICE_WHY, actor=ACTOR)
+        self.twice.merged = True
+        self.counts = replace(self.counts, merged=self.counts.merged + 1)
 
     def _truth(self, case: PendingIdentification) -> int | None:
         demo_file = self.received.get(case.submission_id)
@@ -238,6 +257,33 @@ class _History:
     def _report(self, stage: str, done: int, total: int) -> None:
         if self.progress is not None:
             self.progress(done, total, stage)
+
+
+TWICE_WHY = "the same player was put on record a second time, as new, from a results file"
+
+
+@dataclass
+class _Twice:
+    """The demo's first queued case of a player on record, decided as a new player, as a
+    busy team might: a second record of him, which the team then finds and merges."""
+
+    first: str | None = None  # his code on record
+    pair: tuple[str, str] | None = None  # (second record, first record)
+    merged: bool = False
+
+    def take(self, player: int | None, code: str | None) -> bool:
+        """Whether this case, of ``player`` known as ``code``, makes the second record."""
+        if self.first is not None or player is None or code is None:
+            return False
+        self.first = code
+        return True
+
+    def second_of(self, code: str) -> bool:
+        """Whether the record just made as ``code`` is that second record."""
+        if self.first is None or self.pair is not None:
+            return False
+        self.pair = (code, self.first)
+        return True
 
 
 def _top_candidate(case: PendingIdentification) -> str | None:

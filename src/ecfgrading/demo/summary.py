@@ -54,6 +54,7 @@ class ImportCounts:
     queued: int = 0  # players sent to the pending-identification queue
     linked: int = 0  # queued players the demo's grading team linked to a player on record
     created: int = 0  # queued players it put on record as new players
+    merged: int = 0  # records it then found to be another's and merged (G28)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ class DemoSummary:
             + (f" ({', '.join(self.rejected_files)})" if self.rejected_files else ""),
             f"  games {counts.games:,} imported, {counts.graded:,} graded",
             f"  identifications queued {counts.queued:,}: {counts.linked:,} linked, "
-            f"{counts.created:,} created",
+            f"{counts.created:,} created"
+            + (f", then {counts.merged:,} merged into another record" if counts.merged else ""),
             "Lists published, in order:",
             *(f"  {entry}" for entry in self.lists),
             "Timings:",

@@ -157,6 +157,7 @@ class _Record:
     survivors: Survivors
     born: dt.date | None
     sex: str = ""  # M, F or blank: the page's pronouns, never shown
+    merged_codes: tuple[str, ...] = ()  # the codes of the records merged into him (G28)
 
 
 def _record(located: Located) -> _Record:
@@ -166,7 +167,19 @@ def _record(located: Located) -> _Record:
     survivors = Survivors()
     name = full_name(surname, forenames)
     records = survivors.records(pk)
-    return _Record(pk, located.code, name, fide_id, nation, records, survivors, born, sex or "")
+    merged = _codes(records[1:])
+    return _Record(
+        pk, located.code, name, fide_id, nation, records, survivors, born, sex or "", merged
+    )
+
+
+def _codes(player_ids: Sequence[int]) -> tuple[str, ...]:
+    """The codes of these records in code order (G28: a merged code is never reused, and
+    still leads to the record it counts for): no query when there are none."""
+    if not player_ids:
+        return ()
+    found = Player.objects.filter(id__in=list(player_ids)).order_by("code")
+    return tuple(code_text(number) for number in found.values_list("code", flat=True))
 
 
 def _public_rows(ids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
@@ -210,6 +223,7 @@ class PlayerSummary:
     code: str
     name: str  # Surname, Forenames
     merged: bool  # the code asked for was merged into this record (G28)
+    merged_codes: tuple[str, ...]  # the codes of the records merged into this one (G28)
     clubs: tuple[ClubShown, ...]
     fide_id: int | None
     nation: str
@@ -250,6 +264,7 @@ def _summary(record: _Record, located: Located, grades: _Grades) -> PlayerSummar
         code=record.code,
         name=record.name,
         merged=located.merged,
+        merged_codes=record.merged_codes,
         clubs=shown_clubs([record.id], season).get(record.id, ()) if season else (),
         fide_id=record.fide_id,
         nation=record.nation,

@@ -49,7 +49,7 @@ from ecfgrading.lookups.breakdown import (
     detail,
     received_row,
 )
-from ecfgrading.lookups.clock import not_after_today
+from ecfgrading.lookups.clock import not_after_today, today
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.history import current_versions
 from ecfgrading.lookups.list_inputs import load_inputs
@@ -273,6 +273,7 @@ class NextList:
     needs: tuple[CategoryNeed, ...]
     x_need: CategoryNeed | None  # where the next list's rule set has X (G16, G36)
     rule_set: str = ""  # the next list's (G31)
+    closed: bool = False  # its period ended before the site's today: no game can be added
 
     @property
     def label(self) -> str:
@@ -388,6 +389,7 @@ def _next(
         needs=games_needed(n0, n1, n2, junior=junior, rules=rules),
         x_need=x_needed(run.h0_games(player_id), rules) if rules.x_applies(rate) else None,
         rule_set=rules.name,
+        closed=lid.p0().end < today(),
     )
 
 

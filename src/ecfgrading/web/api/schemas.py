@@ -231,6 +231,10 @@ class PlayerOut(Schema):
     code: str
     name: str
     merged: bool = Field(description="The code asked for was merged into this one (G28).")
+    merged_codes: list[str] = Field(
+        description="The codes of the records merged into this one (G28): each still leads "
+        "here, and their games and grades count for this player."
+    )
     clubs: list[ClubOut]
     fide_id: int | None
     nation: str
