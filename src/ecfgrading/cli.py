@@ -997,6 +997,13 @@ def _advise_beyond_this_machine(host: str) -> None:
     )
 
 
+def _warm_in_worker(server: Any, worker: Any) -> None:
+    """Each worker keeps the per-data-token lookups warm (``web.warming``)."""
+    from ecfgrading.web.warming import start_warming
+
+    start_warming()
+
+
 def _gunicorn(**options: Any) -> None:
     """gunicorn in this process on the application loaded once (then forked): workers
     share its memory and each opens its own database and cache connections."""
@@ -1020,7 +1027,12 @@ def _gunicorn(**options: Any) -> None:
 
     class Server(BaseApplication):
         def load_config(self) -> None:
-            settings = {"preload_app": True, "loglevel": "warning", "proc_name": "ecfgrading"}
+            settings = {
+                "preload_app": True,
+                "loglevel": "warning",
+                "proc_name": "ecfgrading",
+                "post_fork": _warm_in_worker,  # threads do not survive the fork
+            }
             for key, value in {**settings, "logger_class": Log, **options}.items():
                 self.cfg.set(key, value)
 

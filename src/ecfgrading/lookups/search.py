@@ -192,6 +192,18 @@ def search_players(
     return _by_name(text, read, inactive, max(1, page), per_page)
 
 
+def warm_lookups(seen: str) -> str:
+    """Unless the data token is ``seen``: build the names index and grade the next lists
+    (the newcomers' provisional grades) for the current token, as the first lookup would.
+    The token warmed."""
+    token = data_token()
+    if token != seen:
+        lists = _Lists()
+        next_runs(lists.current, token)
+        name_index()
+    return token
+
+
 def resolve_code(text: str) -> str | None:
     """The full code of the player a code query names (``123456`` or ``123456A``), through
     aliases and merges to the surviving player; None when the text is not a valid code or

@@ -1,0 +1,60 @@
+"""Work done once per data token, done before a visitor asks for it (issue 23).
+
+New data (a file imported, a list published, a player identified) makes a new data
+token (``lookups.freshness``). The first lookup of a name after that builds the index of
+the names on record, and the first page with a newcomer grades the next lists as the
+results received so far give them: on a national federation, seconds, paid by whoever
+asks first. Each served worker runs a thread that notices a new token within
+``INTERVAL`` seconds and does both; the next lists are computed once for all workers
+(``lookups.provisional``: the shared cache, with a lock), the names once per worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.db import connections
+
+from ecfgrading.lookups.search import warm_lookups
+
+INTERVAL = 2.0  # seconds between looks at the data token
+
+log = logging.getLogger(__name__)
+
+
+def start_warming() -> threading.Thread:
+    """The warming thread of this process (a daemon: it ends with the process)."""
+    thread = threading.Thread(target=_keep_warm, name="ecfgrading-warming", daemon=True)
+    thread.start()
+    return thread
+
+
+def _keep_warm() -> None:
+    seen = ""
+    while True:
+        seen = warm_once(seen)
+        time.sleep(INTERVAL)
+
+
+def warm_once(seen: str) -> str:
+    """Warm what a token other than ``seen`` needs; the token now warm (``seen`` when
+    nothing could be done: the database may be down or not yet migrated)."""
+    try:
+        return warm_lookups(seen)
+    except Exception as error:  # a warming failure must never take a worker down
+        _say_once(error)
+        return seen
+    finally:
+        connections.close_all()  # this thread's own connections
+
+
+_said = [""]  # the last failure logged: the same one is not logged every INTERVAL
+
+
+def _say_once(error: Exception) -> None:
+    text = f"{type(error).__name__}: {error}"
+    if text != _said[0]:
+        _said[0] = text
+        log.warning("warming the lookups failed (%s); the first visitor will do it", text)
