@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# What the demo needs to run, and no more: a newcomer's first page comes sooner (issue 25).
+RUNTIME := $(VENV)/.runtime
 
 .PHONY: install lint typecheck pytest pytest-postgres test bench demo docs clean
 
@@ -13,9 +15,14 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 # app servers would; the SQLite pass keeps it in the database, as one machine does.
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+# The tools of the tests, lint and type checks on top of the runtime.
+$(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
@@ -52,7 +59,7 @@ docs: $(STAMP)
 DEMO_HOME ?= var/demo
 DEMO_HOST ?= 127.0.0.1
 DEMO_PORT ?= 8000
-demo: $(STAMP)
+demo: $(RUNTIME)
 	ECFGRADING_HOME=$(DEMO_HOME) $(BIN)/ecfgrading demo --fresh
 	ECFGRADING_HOME=$(DEMO_HOME) $(BIN)/ecfgrading serve --host $(DEMO_HOST) --port $(DEMO_PORT)
 
