@@ -145,8 +145,11 @@ def _shoot(url: str, folder: Path, twin: str) -> None:
             shot("query")
             page.get_by_role("button", name="Save the answer").click()
             page.goto(url + "/backoffice/team/chase/")
-            if round_ == 0:
-                page.get_by_role("button", name="Chase").first.click()
+            if round_ == 0:  # chase once, through its confirm step (issue 24)
+                page.locator("main table a", has_text="Chase").first.click()
+                shot("chase-confirm")
+                page.get_by_role("button", name="Send the reminder").click()
+                page.goto(url + "/backoffice/team/chase/")
             shot("chase")
             page.goto(url + "/backoffice/team/assignments/")
             page.get_by_label("Grading code").fill(twin)
@@ -156,6 +159,12 @@ def _shoot(url: str, folder: Path, twin: str) -> None:
             shot("assignment")
             page.goto(url + "/backoffice/team/players/?code=" + twin)
             shot("player")
+            page.goto(url + "/backoffice/team/events/")  # issue 24: correcting events
+            shot("events")
+            page.locator("main table a").first.click()
+            shot("event")
+            page.goto(url + "/backoffice/team/duplicates/")  # issue 24: games twice
+            shot("duplicates")
             page.close()
         browser.close()
 

@@ -631,9 +631,23 @@ def demo(size: str, seed: int, fresh: bool) -> None:
 
     call_command("migrate", interactive=False, verbosity=0)
     call_command("createcachetable", verbosity=0)
+    _write_demo_secret_key(Path(settings.HOME))
     with _stages() as progress:
         summary = build_demo(Path(settings.HOME), size=size, seed=seed, progress=progress)
     click.echo(summary.to_text())
+
+
+def _write_demo_secret_key(home: Path) -> None:
+    """The demo's home gets a random key of its own, kept across rebuilds, so that
+    `ecfgrading serve` serves it without one in the environment (issue 24, case 13)."""
+    import secrets
+
+    from django.conf import settings
+
+    file = home / settings.SECRET_KEY_FILENAME
+    if not file.is_file():
+        file.write_text(secrets.token_urlsafe(50) + "\n")
+        file.chmod(0o600)
 
 
 def _delete_sqlite_database() -> None:
@@ -900,6 +914,7 @@ def serve(host: str, port: int, workers: int | None, threads: int, access_log: b
     behind a load balancer: see docs/deploy.md.
     """
     _django()
+    _check_secret_key()
     _check_shared_cache()
     _check_port(host, port)
     workers = workers or _default_workers()
@@ -931,6 +946,15 @@ def _address(host: str, port: int) -> str:
 
 def _url(host: str, port: int) -> str:
     return f"http://{_address(host, port)}/"
+
+
+def _check_secret_key() -> None:
+    """Never serve on the development key everyone can read (issue 24, case 13), wherever
+    the server listens: behind a proxy it listens on loopback and serves the world."""
+    from django.conf import settings
+
+    if not settings.SECRET_KEY_GIVEN:
+        raise SettingError(settings.NO_SECRET_KEY)
 
 
 def _check_shared_cache() -> None:
@@ -977,7 +1001,7 @@ def _check_port(host: str, port: int) -> None:
 
 
 def _advise_beyond_this_machine(host: str) -> None:
-    """Served beyond loopback, the development key and host names need setting."""
+    """Served beyond loopback, the host names need setting."""
     import ipaddress
 
     from django.conf import settings
@@ -988,8 +1012,6 @@ def _advise_beyond_this_machine(host: str) -> None:
         loopback = False
     if loopback:
         return
-    if settings.SECRET_KEY.startswith("django-insecure-"):
-        click.echo("warning: set ECFGRADING_SECRET_KEY before serving others", err=True)
     click.echo(
         f"ECFGRADING_ALLOWED_HOSTS: {', '.join(settings.ALLOWED_HOSTS)} (the names visitors "
         "may use; see docs/deploy.md)",

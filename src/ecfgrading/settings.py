@@ -188,10 +188,29 @@ def _site_today(name: str, home: Path) -> date | None:
 
 SITE_TODAY = _site_today("ECFGRADING_TODAY", HOME)
 
-# Development only: never run a public server on this key (`check --deploy` warns).
-SECRET_KEY = (
-    _given("ECFGRADING_SECRET_KEY")
-    or "django-insecure-ecfgrading-development-key-do-not-use-in-production"
+# The key that signs sessions, CSRF and password-reset tokens: ECFGRADING_SECRET_KEY, else
+# the home's file (`ecfgrading demo` writes a random one there). Without either, only the
+# tests and commands that sign nothing run, on a key everyone knows: `ecfgrading serve`
+# and the WSGI application refuse it (issue 24, case 13).
+SECRET_KEY_FILENAME = "secret_key"
+DEVELOPMENT_SECRET_KEY = "django-insecure-ecfgrading-development-key-do-not-use-in-production"
+
+
+def _secret_key(name: str, home: Path) -> str | None:
+    """The variable's key, else the home's file's, else None."""
+    file = home / SECRET_KEY_FILENAME
+    if _given(name) is not None or not file.is_file():
+        return _given(name)
+    return file.read_text().strip() or None
+
+
+_GIVEN_SECRET_KEY = _secret_key("ECFGRADING_SECRET_KEY", HOME)
+SECRET_KEY_GIVEN = _GIVEN_SECRET_KEY is not None
+SECRET_KEY = _GIVEN_SECRET_KEY or DEVELOPMENT_SECRET_KEY
+NO_SECRET_KEY = (
+    "expected ECFGRADING_SECRET_KEY, got nothing: the site will not serve on a key everyone "
+    "knows. Make one with python3 -c 'import secrets; print(secrets.token_urlsafe(50))' "
+    f"and set it, the same on every server (or write it to {HOME / SECRET_KEY_FILENAME})"
 )
 DEBUG = _flag("ECFGRADING_DEBUG")
 ALLOWED_HOSTS = _list("ECFGRADING_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
@@ -201,6 +220,15 @@ CSRF_TRUSTED_ORIGINS = _list(
     r"https?://[^/\s]+",
     "comma-separated origins such as https://grading.example.org",
 )
+# The site's own address: canonical links and the links in mail are built on it, never
+# on a request's Host header (issue 24, cases 10 and 11). The default is the address
+# `ecfgrading serve` and `make demo` listen on.
+SITE_URL = _matching(
+    "ECFGRADING_SITE_URL",
+    "http://127.0.0.1:8000",
+    r"https?://[^/\s?#]+/?",
+    "an address such as https://grading.example.org (scheme and host, no path)",
+).rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -224,6 +252,8 @@ MIDDLEWARE = [
     # A page this worker sent under the current data token goes out again as it was.
     "ecfgrading.web.memory.PageMemoryMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Back-office and admin answers: Cache-Control: private, no-store (backoffice.middleware).
+    "ecfgrading.backoffice.middleware.PrivatePagesMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -245,13 +275,19 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Lock a name tried from one address, not the address alone: a club's shared connection
-# must not lock every officer out because one of them forgot his password.
+# Failed sign-ins pause an account briefly, growing with each further failure, and an
+# address that fails across many names for an hour (backoffice.lockout, issue 24, case
+# 12): nobody can keep an officer out for long from elsewhere, or from a shared address.
+AXES_HANDLER = "ecfgrading.backoffice.lockout.LoginPauses"
 AXES_FAILURE_LIMIT = _whole("ECFGRADING_LOGIN_ATTEMPTS", 5, "a whole number of attempts, 1 or more")
-AXES_COOLOFF_TIME = 1  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+LOGIN_ADDRESS_ATTEMPTS = _whole(
+    "ECFGRADING_LOGIN_ADDRESS_ATTEMPTS", 30, "a whole number of attempts, 1 or more"
+)
+AXES_COOLOFF_TIME = 1  # hours: failures older than this are forgotten
+AXES_LOCKOUT_PARAMETERS = ["username"]  # a success clears the account's failures only
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a try during a pause never counts
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "backoffice/locked.html"
+AXES_LOCKOUT_CALLABLE = "ecfgrading.backoffice.lockout.locked_out"
 AXES_VERBOSE = False
 # The same client address as the feedback form's limit (ECFGRADING_CLIENT_IP_HEADER).
 AXES_CLIENT_IP_CALLABLE = "ecfgrading.backoffice.access.client_ip"
@@ -357,15 +393,31 @@ CACHES["default"]["KEY_PREFIX"] = _matching(
 )
 CACHES["default"]["TIMEOUT"] = 24 * 3600
 
-# django-ratelimit counts in the shared cache; the database cache increments without
-# Redis's atomicity, which is close enough for a feedback form's limit.
+# The forms' limits count in Redis when there is one, else in a table of the database,
+# atomically either way (services.limits); django-ratelimit's settings name the client.
 RATELIMIT_USE_CACHE = "default"
-SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+# axes.W006: the per-address limit is counted by backoffice/lockout.py, not by axes's
+# parameters (issue 24, case 12), so an attacker rotating agents is still counted.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001", "axes.W006"]
 FEEDBACK_RATE = _matching(
     "ECFGRADING_FEEDBACK_RATE",
     "5/h",
     r"[0-9]+/[0-9]*[smhd]",
     "forms per period such as 5/h, 20/d or 3/10m",
+)
+# A forgotten password's link: so many requests per address typed, and per client address
+# (issue 24, case 10), whether or not an account has that address.
+PASSWORD_RESET_RATE = _matching(
+    "ECFGRADING_RESET_RATE",
+    "3/h",
+    r"[0-9]+/[0-9]*[smhd]",
+    "requests per period such as 3/h, 10/d or 1/10m",
+)
+PASSWORD_RESET_CLIENT_RATE = _matching(
+    "ECFGRADING_RESET_CLIENT_RATE",
+    "10/h",
+    r"[0-9]+/[0-9]*[smhd]",
+    "requests per period such as 10/h, 30/d or 5/10m",
 )
 # Behind a load balancer every request comes from its address: name the header in which
 # it sets the client's, one address, e.g. HTTP_X_REAL_IP (docs/deploy.md).

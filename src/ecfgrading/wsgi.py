@@ -47,6 +47,19 @@ class _Closing:
 application = HeadWithoutBody(get_wsgi_application())
 
 
+def _refuse_the_development_key() -> None:
+    """`gunicorn ecfgrading.wsgi` never serves on the key everyone knows (issue 24, case
+    13); `ecfgrading serve` says so before it gets here."""
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+
+    if not settings.SECRET_KEY_GIVEN:
+        raise ImproperlyConfigured(settings.NO_SECRET_KEY)
+
+
+_refuse_the_development_key()
+
+
 def _warm() -> None:
     """What every first request would otherwise pay for: the digest of the code deployed
     that keys the cached pages (``web.deployed``)."""

@@ -9,9 +9,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.utils import timezone
+
 from ecfgrading.engine.rateplay import TimeControlInput
-from ecfgrading.registry.models import DirectMember, ForeignResult, Player
-from ecfgrading.services.abroad import AbroadEvent, AbroadGame, check_abroad
+from ecfgrading.registry.models import DirectMember, Player
+from ecfgrading.services.abroad import AbroadEvent, AbroadGame, submit_abroad
 from tests.backoffice.permission_table import NO_ARGS, TEAM, Case, open_to
 
 MEMBER = open_to("member")
@@ -49,22 +51,15 @@ def prepare(users: dict[str, Any]) -> dict[str, Any]:
     member = DirectMember.objects.create(
         player=player, number="DM200002", email="mia@home.example", user=users["member"]
     )
+    # Played a month ago: within the window of first days the form takes (issue 24).
+    start = timezone.localdate() - dt.timedelta(days=30)
     event = AbroadEvent(
         "Reykjavik Open",
         "Iceland",
-        dt.date(2013, 3, 1),
-        dt.date(2013, 3, 9),
+        start,
+        start + dt.timedelta(days=8),
         TimeControlInput(minutes_for_game=90, seconds_per_move=30),
-        (AbroadGame(1, dt.date(2013, 3, 1), "Jonsson, Petur", "win", "white", "2300123"),),
+        (AbroadGame(1, start, "Jonsson, Petur", "win", "white", "2300123"),),
     )
-    built = check_abroad(member, event)
-    assert built.ok, built.problems
-    abroad = ForeignResult.objects.create(
-        member=member,
-        event_name=event.name,
-        country=event.country,
-        start_date=event.start,
-        end_date=event.end,
-        raw=built.data,
-    )
+    abroad = submit_abroad(member, event)
     return {"member": member, "abroad": abroad}

@@ -12,12 +12,14 @@ from ecfgrading.registry.models import (
     ClubMembership,
     Event,
     Feedback,
+    Game,
     GradingList,
     ListVersion,
     PendingIdentification,
     Player,
     Submission,
 )
+from ecfgrading.registry.numbering import reserve_game_sequence
 from tests.backoffice.permission_table import NO_ARGS, TEAM, Case, open_to
 
 
@@ -66,6 +68,22 @@ CASES: dict[str, Case] = {
         lambda o: {"code": o["player"].ref, "membership_id": o["membership"].id},
         TEAM,
     ),
+    # Corrections (issue 24, case 2); without an action the page says what is expected.
+    "team_game": ("get", lambda o: {"game_id": o["game"].id}, TEAM),
+    "team_game_correct": ("get", lambda o: {"game_id": o["game"].id}, _team(400)),
+    "team_player_games": ("get", _player, TEAM),
+    "team_player_details": ("get", _player, TEAM),
+    # Files holding games on record elsewhere (issue 24, case 1): a post without a
+    # decision goes back to the list saying what was expected.
+    "team_duplicates": ("get", NO_ARGS, TEAM),
+    "team_duplicates_decide": ("post", lambda o: {"submission_id": 1}, _team(302)),
+    # Events corrected by the team (issue 24, case 5): a post without data is refused
+    # with what was expected; an empty choice gives the event to no officer.
+    "team_events": ("get", NO_ARGS, TEAM),
+    "team_event": ("get", lambda o: {"event_id": o["late_event"].id}, TEAM),
+    "team_event_edit": ("post", lambda o: {"event_id": o["late_event"].id}, _team(400)),
+    "team_event_withdraw": ("post", lambda o: {"event_id": o["late_event"].id}, _team(400)),
+    "team_event_reassign": ("post", lambda o: {"event_id": o["late_event"].id}, _team(302)),
 }
 
 
@@ -93,7 +111,20 @@ def prepare(users: dict[str, Any]) -> dict[str, Any]:
     )
     grading_list = GradingList.objects.create(list_id="2012-07", rate="standard")
     ListVersion.objects.create(grading_list=grading_list, name="initial")
+    game = Game.objects.create(
+        event=late,
+        submission=sent,
+        player1=player,
+        player2=Player.objects.create(code=100002, surname="Jones", forenames="Jim"),
+        result="10",
+        game_date=dt.date(2011, 5, 1),
+        rate="standard",
+        graded=True,
+        line=1,
+        sequence=reserve_game_sequence(1)[0],
+    )  # a game to correct (issue 24, case 2)
     return {
+        "game": game,
         "player": player,
         "membership": membership,
         "case": case,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from django.urls import reverse
 
 from ecfgrading.lookups.roles import Role, roles_of
 from ecfgrading.services.accounts import AccountError, create_user, role_named
-from tests.backoffice.conftest import PASSWORD, Mailbox, signed_in
+from tests.backoffice.conftest import PASSWORD, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -138,35 +137,6 @@ def test_a_password_is_changed_with_the_old_one(officer: Any) -> None:
     assert "Password changed" in response.content.decode()
     officer.refresh_from_db()
     assert officer.check_password(new)
-
-
-def test_a_forgotten_password_is_reset_by_a_real_email(officer: Any, smtp: Mailbox) -> None:
-    client = Client()
-    response = client.post(reverse("backoffice:password_reset"), {"email": "olga@club.example"})
-    assert response.status_code == 302
-
-    assert smtp.arrived.wait(10)
-    assert smtp.recipients == [["olga@club.example"]]
-    body = smtp.messages[0].get_content()
-    link = re.search(r"http://testserver(/backoffice/password/reset/\S+/)", body)
-    assert link is not None, body
-
-    form = client.get(link.group(1), follow=True)
-    new = "a fresh passphrase 2026"
-    done = client.post(
-        form.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}, follow=True
-    )
-
-    assert "Password set" in done.content.decode()
-    officer.refresh_from_db()
-    assert officer.check_password(new)
-
-
-def test_no_mail_goes_to_an_unknown_address(officer: Any, smtp: Mailbox) -> None:
-    response = Client().post(reverse("backoffice:password_reset"), {"email": "who@x.example"})
-
-    assert response.status_code == 302
-    assert smtp.messages == []
 
 
 def test_every_form_needs_its_csrf_token(officer: Any) -> None:

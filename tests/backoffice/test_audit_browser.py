@@ -22,7 +22,8 @@ pytestmark = pytest.mark.sqlite
 
 SHOTS = Path("var/test-output/screenshots/backoffice")
 WIDTHS = {"phone": 390, "desktop": 1280}
-# A team login, two amendments (one carried by nothing yet), and one entry naming a player.
+# A team login, two amendments (one carried by nothing yet) beside the demo's own (its
+# merge, G28), and one entry naming a player.
 PREPARE = f"""
 from ecfgrading.registry.models import Event, Player, Submission
 from ecfgrading.lookups.roles import Role
@@ -110,7 +111,8 @@ def test_the_public_amendments_page(
 
     expect(page.get_by_role("heading", name="Amendments", exact=True)).to_be_visible()
     rows = page.locator("table.amendments tbody tr")
-    expect(rows).to_have_count(2)
+    expect(rows).to_have_count(3)  # the two made here and the demo's merge
+    expect(page.locator("table.amendments")).to_contain_text("merged into")
     expect(rows.first).to_contain_text("In the next version")
     expect(page.locator("table.amendments")).to_contain_text(f"({code})")
     assert "tess" not in page.content()

@@ -44,6 +44,13 @@ STANDARD_GAMES = [
 RAPID_GAMES = ["#PIN1=2#SCORE=10#PIN2=1#ROUND=1#GAME DATE=18/05/2013"]
 
 
+@pytest.fixture(autouse=True)
+def _spring_2013(settings: Any) -> None:
+    """The site's today: the events abroad below (March 2013) are within the window of
+    first days the form takes (issue 24, case 14)."""
+    settings.SITE_TODAY = dt.date(2013, 6, 15)
+
+
 @pytest.fixture
 def bloggs(member: Any) -> DirectMember:
     """Joe Bloggs, direct member DM1001 with mia's login, and three games of 2012-13."""
@@ -161,7 +168,7 @@ def test_the_check_shows_the_file_built_and_its_problems_by_line(
     text = page.content.decode()
     assert page.status_code == 200
     assert "The check found no errors" in text
-    assert "#EVENT CODE=XDM1001-130301" in text
+    assert "#EVENT CODE=XA000000" in text  # a code is given when they are sent
     assert "#PIN=2#NAME=Jonsson, Petur#CLUB NAME=Iceland (abroad)#FIDE NO=2300123" in text
     # Lines 1-14 event, 15 player list, 16-18 players, 19 section, 20-21 the games.
     assert "#PIN1=1#SCORE=55#PIN2=3#COLOUR=BLACK#GAME DATE=12/03/2013#ROUND=2" in text
@@ -206,7 +213,8 @@ def test_submitted_results_wait_for_the_team_and_the_member_sees_their_status(
     assert response.status_code == 302
     made = ForeignResult.objects.get()
     assert (made.member, made.status, made.country) == (bloggs, "pending", "Iceland")
-    assert bytes(made.raw).startswith(b"#EVENT DETAILS\n#EVENT CODE=XDM1001-130301\n")
+    assert made.event_code == "XA000001"  # the first event abroad; nothing of the member's
+    assert bytes(made.raw).startswith(b"#EVENT DETAILS\n#EVENT CODE=XA000001\n")
     audit = AuditLog.objects.get(action="submit results from abroad")
     assert audit.user == member
     page = client.get(reverse("backoffice:member_home")).content.decode()
@@ -232,7 +240,7 @@ def test_the_team_accepts_and_the_file_is_imported_with_the_team_member_as_sende
     assert (pending.status, pending.decided_by) == ("accepted", team)
     submission = Submission.objects.get(pk=pending.submission_id)
     assert (submission.status, submission.sender) == ("accepted", team)
-    games = Game.objects.filter(event__code="XDM1001-130301")
+    games = Game.objects.filter(event__code="XA000001")
     assert games.count() == 2
     assert set(games.values_list("player1__code", flat=True)) == {261619}
     assert AuditLog.objects.get(action="accept results from abroad").user == team
@@ -245,7 +253,7 @@ def test_the_team_accepts_and_the_file_is_imported_with_the_team_member_as_sende
     assert "Accepted" in page
     again = client.post(reverse("backoffice:abroad_accept", args=[pending.id]))
     assert again.status_code == 302  # back to the review, with the refusal said
-    assert Submission.objects.filter(event_code="XDM1001-130301").count() == 1
+    assert Submission.objects.filter(event_code="XA000001").count() == 1
 
 
 def test_the_team_rejects_with_a_note_the_member_reads(
@@ -262,7 +270,7 @@ def test_the_team_rejects_with_a_note_the_member_reads(
     assert response.status_code == 302
     pending.refresh_from_db()
     assert (pending.status, pending.decision_note) == ("rejected", note)
-    assert not Game.objects.filter(event__code="XDM1001-130301").exists()
+    assert not Game.objects.filter(event__code="XA000001").exists()
     assert AuditLog.objects.get(action="reject results from abroad").user == team
     page = signed_in(member).get(reverse("backoffice:member_home")).content.decode()
     assert "Rejected" in page

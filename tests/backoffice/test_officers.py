@@ -197,6 +197,29 @@ def test_a_binary_file_is_refused_with_a_clear_message_and_only_its_bytes_kept(
     assert Game.objects.count() == 0 and Player.objects.count() == 0
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_text_file_with_its_byte_order_mark_is_read_and_kept_as_sent(
+    officer: Any, codec: str
+) -> None:
+    """Issue 24, case 14: Notepad's "Unicode" is text, not a binary file."""
+    client = signed_in(officer)
+    register(client)
+    text = good_file().decode().replace("Smith, Jane", "Sørensen, Zoë")
+    data = "\ufeff".encode(codec) + text.encode(codec)
+    assert data[:2] == {"utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}[codec]
+
+    checked = upload(client, data, "notepad.txt")
+    assert checked.status_code == 200
+    assert "No problems found" in checked.content.decode()
+    submitted = submit(client, data, "notepad.txt")
+
+    assert "Results accepted" in submitted.content.decode()
+    kept = Submission.objects.get()
+    assert kept.status == Submission.Status.ACCEPTED and bytes(kept.raw) == data
+    assert Player.objects.filter(surname="Sørensen", forenames="Zoë").exists()
+    assert Game.objects.count() == 2
+
+
 def test_a_huge_file_is_refused_before_it_is_read(officer: Any) -> None:
     client = signed_in(officer)
     huge = b"#EVENT DETAILS\n" + b"#PIN=1#NAME=Padding, Line\n" * (MAX_UPLOAD_BYTES // 20)

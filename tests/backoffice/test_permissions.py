@@ -78,6 +78,8 @@ CASES: dict[str, Case] = {
     "register": ("get", NO_ARGS, OFFICE),
     "rate": ("get", NO_ARGS, OFFICE),
     "upload": ("get", NO_ARGS, OFFICE),
+    # His own files sent (issue 24, case 14): each officer's page holds only his.
+    "submissions": ("get", NO_ARGS, OFFICE),
     # An empty submission is a bad request for those who may submit at all.
     "submit": ("post", NO_ARGS, _open_to() | {"officer": 400, "other officer": 400, "team": 400}),
     # Guessed ids: another officer's event is not found, and so is one that does not exist.

@@ -5,6 +5,7 @@ and ending a club membership. Each change is previewed first and audited."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from datetime import date
 from typing import Any
 
@@ -417,6 +418,15 @@ def test_an_answer_to_a_sender_without_an_address_is_mailed_to_no_one(team: Any)
 # Chasing ------------------------------------------------------------------------------
 
 
+def confirm_chase(client: Client, event: Event) -> Any:
+    """The Chase button's confirm page, then its button (issue 24, case 14)."""
+    url = reverse("backoffice:team_chase_event", kwargs={"event_id": event.id})
+    page = client.get(url).content.decode()
+    key = re.search(r'name="key" value="([^"]+)"', page)
+    assert key is not None, page
+    return client.post(url, {"key": key[1]})
+
+
 def test_an_overdue_event_is_chased_by_mail_to_its_officer_and_the_chase_recorded(
     team: Any, officer: Any
 ) -> None:
@@ -434,7 +444,7 @@ def test_an_overdue_event_is_chased_by_mail_to_its_officer_and_the_chase_recorde
     before = client.get(reverse("backoffice:team_chase")).content.decode()
     assert "LATE1 Late Congress" in before and ">11<" in before and ">never<" in before
 
-    response = client.post(reverse("backoffice:team_chase_event", kwargs={"event_id": event.id}))
+    response = confirm_chase(client, event)
 
     assert response.status_code == 302
     (mail,) = OutboxMessage.objects.all()
@@ -459,7 +469,10 @@ def test_an_event_not_overdue_is_not_chased(team: Any, officer: Any) -> None:
         grading_officer=officer,
     )
 
-    signed_in(team).post(reverse("backoffice:team_chase_event", kwargs={"event_id": event.id}))
+    client = signed_in(team)
+    url = reverse("backoffice:team_chase_event", kwargs={"event_id": event.id})
+    client.get(url)
+    client.post(url, {"key": "k" * 32})
 
     assert not ChaseRecord.objects.exists() and not OutboxMessage.objects.exists()
 
@@ -588,7 +601,7 @@ def test_the_answer_and_the_chase_reach_a_real_smtp_server_through_the_outbox(
         reverse("backoffice:team_query", kwargs={"ref": ref}),
         {"answer": answer, "status": "resolved"},
     )
-    client.post(reverse("backoffice:team_chase_event", kwargs={"event_id": late.id}))
+    confirm_chase(client, late)
 
     delivered = deliver_due()
 
@@ -604,7 +617,7 @@ def test_the_answer_and_the_chase_reach_a_real_smtp_server_through_the_outbox(
     assert chased["Subject"] == "Results overdue: LATE2 Later Congress"
 
 
-def test_c2_an_ended_membership_leaves_the_public_player_page_and_the_list_export(
+def test_c2_an_ended_membership_leaves_the_public_player_page_and_the_next_list_export(
     team: Any, known: Player
 ) -> None:
     club = Club.objects.create(code="LEFT", name="Leftover Chess Club")
@@ -625,4 +638,9 @@ def test_c2_an_ended_membership_leaves_the_public_player_page_and_the_list_expor
     )
 
     assert "Leftover Chess Club" not in Client().get(public).content.decode()
+    # A published version's file never changes (issue 24, case 14): the next one's does.
+    initial = export_list("2010-07", rates=[Rate.STANDARD], version="initial")
+    assert b"Leftover Chess Club" in initial
+    compute_version("2010-07", Rate.STANDARD, "august")
+    publish_version("2010-07", Rate.STANDARD, "august")
     assert b"Leftover Chess Club" not in export_list("2010-07", rates=[Rate.STANDARD])

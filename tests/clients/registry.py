@@ -3,9 +3,10 @@
 Nothing here calls the project's code: the check letter is the federation's published
 rule (as ChessReports applies it), the lists in force are the latest published version of
 each rate's latest list, and a club's members are those whose membership has not lapsed
-(C2: quoted in one of the latest three seasons up to the current list's). The demo has no
-merged players or clubs (``test_the_demo_has_no_merges`` keeps that true), so no merge is
-followed.
+(C2: quoted in one of the latest three seasons up to the current list's). A record merged
+into another (G28; the demo has one) counts for the record it was merged into: its games
+and clubs are his. The demo has no merged clubs (``test_the_demo_has_no_club_merges``
+keeps that true), so no club merge is followed.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def _not_lapsed(season: int) -> str:
 def roster(db: sqlite3.Connection, club: str) -> dict[str, Listed]:
     """The club's members published in a list in force, by code."""
     rows = db.execute(
-        f"""SELECT DISTINCT m.player_id FROM registry_clubmembership m
+        f"""SELECT DISTINCT {SURVIVOR.format(id="m.player_id")} FROM registry_clubmembership m
             JOIN registry_club c ON c.id = m.club_id
             WHERE c.code = ? AND {_not_lapsed(current_season(db))}""",
         (club,),
@@ -152,30 +153,43 @@ def clubs_of_county(db: sqlite3.Connection, county: int) -> dict[str, str]:
     return {code: name for code, (name, pk) in active_clubs(db).items() if pk == county}
 
 
-def merges(db: sqlite3.Connection) -> int:
-    players = db.execute("SELECT COUNT(*) FROM registry_player WHERE merged_into_id IS NOT NULL")
+# The record a player's id counts for (G28): the one it was merged into, else itself.
+SURVIVOR = "(SELECT COALESCE(merged_into_id, id) FROM registry_player WHERE id = {id})"
+
+
+def club_merges(db: sqlite3.Connection) -> int:
     clubs = db.execute("SELECT COUNT(*) FROM registry_club WHERE merged_into_id IS NOT NULL")
-    return int(players.fetchone()[0]) + int(clubs.fetchone()[0])
+    return int(clubs.fetchone()[0])
+
+
+def player_merges(db: sqlite3.Connection) -> int:
+    players = db.execute("SELECT COUNT(*) FROM registry_player WHERE merged_into_id IS NOT NULL")
+    return int(players.fetchone()[0])
 
 
 def member_clubs(db: sqlite3.Connection, player: Listed) -> list[str]:
     """The coded clubs the player's memberships have not lapsed from."""
     rows = db.execute(
         f"""SELECT c.code FROM registry_clubmembership m JOIN registry_club c ON c.id = m.club_id
-            WHERE m.player_id = ? AND c.code IS NOT NULL AND NOT c.is_location
+            WHERE ? IN (m.player_id, (SELECT merged_into_id FROM registry_player
+                                      WHERE id = m.player_id))
+              AND c.code IS NOT NULL AND NOT c.is_location
               AND {_not_lapsed(current_season(db))}""",
         (player.id,),
     )
     return sorted(code for (code,) in rows.fetchall())
 
 
+ONE, TWO = SURVIVOR.format(id="g.player1_id"), SURVIVOR.format(id="g.player2_id")
+
+
 def graded_games(db: sqlite3.Connection, player: int, rate: str) -> list[tuple[str, int, str]]:
-    """The player's graded games of the rate: (date, opponent's id, event name), latest first."""
+    """The player's graded games of the rate, his merged records' included: (date,
+    opponent's id, event name), latest first."""
     rows = db.execute(
-        """SELECT g.game_date, CASE WHEN g.player1_id = :p THEN g.player2_id ELSE g.player1_id END,
-                  e.name
+        f"""SELECT g.game_date, CASE WHEN {ONE} = :p THEN {TWO} ELSE {ONE} END, e.name
            FROM registry_game g JOIN registry_event e ON e.id = g.event_id
-           WHERE g.graded AND g.rate = :rate AND (g.player1_id = :p OR g.player2_id = :p)
+           WHERE g.graded AND g.rate = :rate AND (:p IN ({ONE}, {TWO}))
            ORDER BY g.game_date DESC, g.sequence DESC""",
         {"p": player, "rate": rate},
     )

@@ -21,10 +21,12 @@ from tests.web.live import Site
 pytestmark = pytest.mark.sqlite
 
 
-def test_the_demo_has_no_merges(site: Site) -> None:
-    """The expectations follow no merge (registry.py): the demo must have none."""
+def test_the_demo_has_no_club_merges_and_one_player_merge(site: Site) -> None:
+    """The expectations follow player merges and no club merge (registry.py): the demo
+    must have no merged club, and has one merged player (its team's, G28)."""
     with site.database() as db:
-        assert registry.merges(db) == 0
+        assert registry.club_merges(db) == 0
+        assert registry.player_merges(db) == 1
 
 
 # -- ChessReports ---------------------------------------------------------------------------

@@ -48,9 +48,12 @@ def time_controls(draw: st.DrawFn) -> TimeControl:
     )
 
 
+# The federation's pattern, in capitals as a code is kept (formats.event_codes, issue 24).
+event_codes = st.from_regex(r"[A-Z][A-Z0-9]{1,19}", fullmatch=True)
+
 events = st.builds(
     EventDetails,
-    code=texts,
+    code=event_codes,
     submission_index=optional(st.integers(0, 999)),
     name=texts,
     event_date=optional(days),

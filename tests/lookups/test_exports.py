@@ -691,8 +691,9 @@ def test_an_export_costs_the_same_queries_for_any_number_of_players(
     for who in many:
         member(who, "Anytown", 2013, 2013)
 
-    # rates; per rate: current version, previous list, august; entries; clubs.
-    with django_assert_num_queries(1 + 2 * 3 + 2):
+    # rates; per rate: current version, previous list, august; what was frozen with the
+    # versions (issue 24, case 14); entries; clubs.
+    with django_assert_num_queries(1 + 2 * 3 + 1 + 2):
         data = export_list("2013-07", fmt=fmt)
 
     assert "Player059" in readable(data)

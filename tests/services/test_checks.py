@@ -16,6 +16,7 @@ from django.core import serializers
 from django.db import DataError, transaction
 
 from ecfgrading.formats import read_results_bytes
+from ecfgrading.formats.event_codes import MAX_LENGTH, event_code_problem
 from ecfgrading.formats.results_model import ResultsFile
 from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
@@ -118,9 +119,31 @@ def test_an_event_name_of_the_full_width_is_kept_whole() -> None:
 
 def test_an_event_code_longer_than_the_registry_stores_is_an_error() -> None:
     wide = results_file([BLOGGS, SMITH], TWO_GAMES, code="C" * 21)
-    assert_refused_and_kept(wide, ("too-long", 2, "EVENT CODE"))
+    assert_refused_and_kept(wide, ("bad-event-code", 2, "EVENT CODE"))
     kept = Submission.objects.get()
     assert kept.event_code == "C" * 20  # the rejected file's row shows what it can
+
+
+def test_the_event_code_pattern_is_as_wide_as_the_registry_keeps_codes() -> None:
+    """The reader's pattern (formats.event_codes) stands for the columns' widths."""
+    widths = {Event._meta.get_field("code").max_length}
+    widths.add(Submission._meta.get_field("event_code").max_length)
+    assert widths == {MAX_LENGTH}
+
+
+# ('#X' cannot be a file's value: a '#' opens the next field, and the code is missing.)
+@pytest.mark.parametrize("code", ["A/B", "../X", "X.Y", "X Y", "12345", "É1", "X"])
+def test_an_event_code_outside_the_federations_pattern_is_an_error_with_the_validators_words(
+    code: str,
+) -> None:
+    """Issue 24, case 5: codes such as 'A/B', '../X' or '#X' must not get in by a file."""
+    data = results_file([BLOGGS, SMITH], TWO_GAMES).replace(b"XX12345", code.encode())
+    report = checked(data)
+    (problem,) = [p for p in report.problems if p.code == "bad-event-code"]
+    said = event_code_problem(code).removesuffix(".")
+    assert (problem.line, problem.field, problem.message) == (2, "EVENT CODE", f"{said} (line 2)")
+    assert not import_results(data, filename="a.txt").accepted
+    assert not Event.objects.exists()
 
 
 def test_an_event_code_of_the_full_width_is_accepted() -> None:
@@ -230,10 +253,13 @@ def test_games_already_received_under_another_code_are_warned_of_naming_that_eve
     assert outcome.accepted  # a warning: the grading team decides
     (warning,) = outcome.report.warnings
     assert warning.message == (
-        "expected games not yet received under another event code, got the games of event"
-        " 'XX1 (submission 1)'; if this is a correction, send it under that code with a"
-        " higher SUBMISSION INDEX (line 2)"
+        "expected games not yet on record under another event code, got '2 of its 2 graded"
+        " games, on record under XX1 (submission 1)': they would count twice. If this file"
+        " corrects that event, send it under that code with a higher SUBMISSION INDEX; else"
+        " the grading team decides whether it corrects that event, only its new games"
+        " count, or it is rejected (line 2)"
     )
+    assert Submission.objects.get(id=outcome.submission_id).duplicates == "flagged"
 
 
 def test_the_same_games_written_from_the_other_side_and_with_accents_are_recognised() -> None:
@@ -254,10 +280,86 @@ def test_a_higher_index_of_the_same_event_is_no_resend() -> None:
     assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1", index=2))
 
 
-def test_a_file_with_a_game_not_on_record_is_no_resend() -> None:
+def test_a_file_whose_games_are_not_on_record_is_no_resend() -> None:
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    other_results = [
+        g.replace("SCORE=10", "SCORE=01").replace("SCORE=55", "SCORE=10") for g in TWO_GAMES
+    ]
+    assert_accepted(results_file([BLOGGS, SMITH], other_results, code="YY2"))
+
+
+def got(report: ImportReport) -> list[str]:
+    return [p.got for p in report.problems]
+
+
+def test_a_file_holding_one_game_on_record_is_flagged_with_that_one() -> None:
+    """Issue 24, case 1: one game counted twice is one too many; the count says which part."""
     import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
     changed = [TWO_GAMES[0], TWO_GAMES[1].replace("SCORE=55", "SCORE=10")]
-    assert_accepted(results_file([BLOGGS, SMITH], changed, code="YY2"))
+    assert got(checked(results_file([BLOGGS, SMITH], changed, code="YY2"))) == [
+        "1 of its 2 graded games, on record under XX1 (submission 1)"
+    ]
+
+
+# Two more players for the larger files below, and the games they add on the second day.
+BROWN = "#PIN=3#NAME=Brown, Alan#CLUB NAME=Anytown#DATE OF BIRTH=04/05/1960"
+GREEN = "#PIN=4#NAME=Green, Beth#CLUB NAME=Anytown#DATE OF BIRTH=06/07/1970"
+MORE_GAMES = [
+    "#PIN1=3#SCORE=10#PIN2=4#ROUND=2#GAME DATE=12/05/2013",
+    "#PIN1=1#SCORE=01#PIN2=3#ROUND=3#GAME DATE=12/05/2013",
+    "#PIN1=4#SCORE=55#PIN2=2#ROUND=3#GAME DATE=12/05/2013",
+]
+
+
+def test_a_superset_of_an_accepted_file_is_flagged_with_the_games_already_on_record() -> None:
+    """Issue 24, case 1: a file holding all the games of another event's file, and more."""
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    import_results(
+        results_file([BLOGGS, SMITH, BROWN, GREEN], MORE_GAMES, code="ZZ9"), filename="z"
+    )
+    Submission.objects.filter(event_code="ZZ9").update(status=Submission.Status.REJECTED)
+    larger = results_file([BLOGGS, SMITH, BROWN, GREEN], TWO_GAMES + MORE_GAMES, code="YY2")
+
+    assert found(checked(larger)) == [("games-already-received", 2, "EVENT CODE")]
+    assert got(checked(larger)) == ["2 of its 5 graded games, on record under XX1 (submission 1)"]
+
+
+def test_a_subset_of_an_accepted_file_is_flagged_with_its_games() -> None:
+    """Issue 24, case 1: part of a file sent again under another code."""
+    import_results(
+        results_file([BLOGGS, SMITH, BROWN, GREEN], TWO_GAMES + MORE_GAMES, code="XX1"),
+        filename="a",
+    )
+    part = results_file([BLOGGS, SMITH], TWO_GAMES[1:], code="YY2")
+    assert got(checked(part)) == ["1 of its 1 graded games, on record under XX1 (submission 1)"]
+
+
+def test_a_file_resent_with_surnames_spelt_otherwise_is_recognised_by_who_played() -> None:
+    """Issue 24, case 1: 'Smyth' is not the registry's 'Smith' (the queue will ask who she
+    is), but she is most likely Smith, and with the same opponent, days, rounds and
+    results these are the games on record."""
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    misspelt = [BLOGGS, SMITH.replace("Smith, Jane", "Smyth, Jane")]
+    again = results_file(misspelt, TWO_GAMES, code="YY2", name="Anytown Congress (again)")
+    assert got(checked(again)) == ["2 of its 2 graded games, on record under XX1 (submission 1)"]
+
+
+def test_games_a_file_gives_without_rounds_match_the_same_games_given_with_them() -> None:
+    """Issue 24, case 1: a round given on one side only does not hide a game sent twice."""
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    unrounded = [g.replace("#ROUND=1", "").replace("#ROUND=2", "") for g in TWO_GAMES]
+    assert got(checked(results_file([BLOGGS, SMITH], unrounded, code="YY2"))) == [
+        "2 of its 2 graded games, on record under XX1 (submission 1)"
+    ]
+
+
+def test_two_players_meeting_again_the_same_day_in_another_round_is_no_resend() -> None:
+    """Issue 24, case 1: a rapid event's rounds on one day are told apart by the round."""
+    import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
+    later_rounds = [
+        g.replace("#ROUND=1", "#ROUND=5").replace("#ROUND=2", "#ROUND=6") for g in TWO_GAMES
+    ]
+    assert_accepted(results_file([BLOGGS, SMITH], later_rounds, code="YY2"))
 
 
 def test_superseded_results_are_not_held_against_a_new_code() -> None:
@@ -269,7 +371,7 @@ def test_superseded_results_are_not_held_against_a_new_code() -> None:
     assert found(checked(only_first)) == [("games-already-received", 2, "EVENT CODE")]
 
 
-def test_looking_for_the_same_games_costs_nothing_for_strangers_and_two_queries_else(
+def test_looking_for_the_same_games_costs_nothing_for_strangers_and_one_query_else(
     django_assert_num_queries: Any,
 ) -> None:
     import_results(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"), filename="a")
@@ -277,13 +379,68 @@ def test_looking_for_the_same_games_costs_nothing_for_strangers_and_two_queries_
     with django_assert_num_queries(0):  # no player on record: no game of theirs either
         registry_problems(read(results_file(strangers, TWO_GAMES)), {}, today=date.today())
     linked = {1: Player.objects.get(code=261619).id, 2: Player.objects.get(surname="Smith").id}
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         found_again = registry_problems(
             read(results_file([BLOGGS, SMITH], TWO_GAMES, code="YY2")),
             linked,
             today=date.today(),
         )
     assert [p.code for p in found_again] == ["games-already-received"]
+
+
+# --- the rate of play the event was registered with -------------------------------------
+
+
+def registered_standard(code: str = "XX12345") -> Event:
+    """Registered at 90 minutes and 30 seconds a move: 120 minutes each by G2, standard."""
+    return Event.objects.create(
+        code=code,
+        name="Anytown Congress",
+        rate="standard",
+        minutes_for_game=90,
+        seconds_per_move=30,
+        start_date=date(2013, 5, 11),
+        end_date=date(2013, 5, 12),
+    )
+
+
+def test_a_file_at_another_rate_than_the_event_was_registered_with_is_an_error_naming_both() -> (
+    None
+):
+    """Issue 24, case 4: a standard event given MINUTES FOR GAME=30 does not become rapid."""
+    registered_standard()
+    rapid = results_file([BLOGGS, SMITH], TWO_GAMES, control="#MINUTES FOR GAME=30")
+
+    (problem,) = checked(rapid).problems
+    assert (problem.code, problem.line, problem.field) == (
+        "rate-not-registered",
+        11,
+        "MINUTES FOR GAME",
+    )
+    assert problem.message == (
+        "expected the rate of play XX12345 was registered with, standard (90 min + 30 s/move),"
+        " got 'rapid (30 min)': ask the grading team to correct the event if it was"
+        " registered at the wrong rate (line 11)"
+    )
+    assert not import_results(rapid, filename="a.txt").accepted
+    assert Event.objects.get().rate == "standard"
+    assert not Game.objects.exists()
+
+
+def test_a_file_at_the_registered_rate_with_another_time_control_is_accepted() -> None:
+    """Issue 24, case 4: the contract is the rate (G2), not the clock's every setting."""
+    registered_standard()
+    assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES))  # 36 in 90, then 15: standard
+    assert set(Game.objects.values_list("rate", flat=True)) == {"standard"}
+
+
+def test_a_later_file_cannot_change_the_rate_an_earlier_file_gave_the_event() -> None:
+    """Issue 24, case 4: an event on record keeps its rate; the team corrects it if wrong."""
+    assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"))
+    later = results_file(
+        [BLOGGS, SMITH], TWO_GAMES, code="XX1", index=2, control="#MINUTES FOR GAME=20"
+    )
+    assert found(checked(later)) == [("rate-not-registered", 11, "MINUTES FOR GAME")]
 
 
 # --- what the database refuses all the same ----------------------------------------------

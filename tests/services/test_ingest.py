@@ -296,7 +296,7 @@ def test_a_file_may_name_a_location_with_or_without_its_star() -> None:
     dover = "#PIN=2#NAME=Smith, Jane#CLUB NAME=Dover*"
     import_results(results_file([BLOGGS, dover], TWO_GAMES), filename="a.txt")
     plain = "#PIN=2#NAME=Smith, Jane#CLUB NAME=Dover"
-    import_results(results_file([BLOGGS, plain], TWO_GAMES, code="B"), filename="b.txt")
+    import_results(results_file([BLOGGS, plain], TWO_GAMES, code="BB1"), filename="b.txt")
     assert list(
         Club.objects.filter(name__startswith="Dover").values_list("name", "is_location")
     ) == [("Dover", True)]
@@ -306,7 +306,7 @@ def test_a_code_quoted_in_a_file_does_not_use_up_the_codes_above_it() -> None:
     typo = "#PIN=1#BCF CODE=999998L#NAME=Typo, Tom#CLUB NAME=Walsall"
     assert import_results(results_file([typo, SMITH], TWO_GAMES), filename="a").accepted
     newcomer = "#PIN=2#NAME=Newman, Ned#CLUB NAME=Anytown"
-    outcome = import_results(results_file([BLOGGS, newcomer], TWO_GAMES, code="B"), filename="b")
+    outcome = import_results(results_file([BLOGGS, newcomer], TWO_GAMES, code="BB1"), filename="b")
     assert outcome.accepted
     assert Player.objects.get(surname="Newman").code < 999998
 

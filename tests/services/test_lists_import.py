@@ -321,8 +321,9 @@ def test_a_long_list_costs_a_few_queries_per_thousand_rows(django_assert_max_num
     data = write_grade_list(GradeList(rows)).encode()
 
     # A query per row would be thousands; bulk writes batch a few hundred rows each (on
-    # SQLite, 999 parameters a statement: a table with more columns takes more batches).
-    with django_assert_max_num_queries(160):
+    # SQLite, 999 parameters a statement: a table with more columns takes more batches),
+    # and each version published is frozen in a handful (issue 24, case 14).
+    with django_assert_max_num_queries(175):
         result = load(data)
 
     assert result.entries == {Rate.STANDARD: 2_000, Rate.RAPID: 2_000}

@@ -237,7 +237,7 @@ def test_a_player_by_code_has_the_issues_keys_and_his_registry_details(
         assert found["full_name"] == f"{player.surname}, {player.forenames}"
         assert (found["FIDE_no"], found["nation"]) == (player.fide_id, player.nation)
         assert found["gender"] == (player.sex or None)
-        assert found["member_no"] == (player.membership_no or None)
+        assert found["member_no"] is None  # private (issue 24), whatever is on record
         assert {c["club_code"] for c in found["clubs"]} <= member_clubs(player)
         assert all(list(club) == ["club_code", "club_name"] for club in found["clubs"])
         if found["clubs"]:
@@ -571,7 +571,7 @@ def expected_rows() -> dict[str, list[Any]]:
     for player in Player.objects.filter(code__in=published):
         cells: list[Any] = [
             code_of(player), f"{player.surname}, {player.forenames}" if player.forenames
-            else player.surname, player.membership_no or None, player.fide_id,
+            else player.surname, None, player.fide_id,  # member_no: private (issue 24)
             player.sex or None, player.nation,
         ]  # fmt: skip
         for rate in ("standard", "rapid"):
@@ -1049,3 +1049,21 @@ def test_a_rating_list_that_is_not_there_has_no_date(client: Client, demo: DemoS
         assert response.status_code in (200, 404), route
         assert "Last-Modified" not in response, route
         assert json.loads(response.content)["success"] is False, route
+
+
+def test_a_membership_number_on_record_is_never_answered_nor_looked_up(
+    client: Client, demo: DemoSummary
+) -> None:
+    """Issue 24 (privacy): the federation's API shows ``member_no`` and finds players by
+    it; ours keeps the field for the clients' parsers, always empty, and finds no one."""
+    player = a_player()
+    Player.objects.filter(pk=player.pk).update(membership_no="ME004711")
+    cache.clear()
+    found = body(v2(client, f"players/code/{code_of(player)}"))
+    assert found["ECF_code"] == code_of(player) and found["member_no"] is None
+    listed = v2(client, "rating_list").content.decode()
+    assert code_of(player) in listed and "ME004711" not in listed
+    for asked in ("ME004711", "me004711"):
+        answer = body(v2(client, f"players/mid/{asked}"))
+        assert answer["success"] is False and "private" in answer["message"]
+        assert code_of(player) not in json.dumps(answer)

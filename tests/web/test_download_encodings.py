@@ -23,11 +23,13 @@ from django.test import Client
 
 from ecfgrading.cli import main
 from ecfgrading.demo.summary import DemoSummary
+from ecfgrading.engine.types import Rate
 from ecfgrading.formats.gradelist import read_grade_list_bytes
 from ecfgrading.lookups import list_files
 from ecfgrading.lookups.exports import export_file
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.registry.models import Club, ListVersion, Player
+from ecfgrading.services.grading.compute import compute_version, publish_version
 
 pytestmark = pytest.mark.django_db
 
@@ -205,13 +207,17 @@ def test_the_rating_list_csv_is_utf8_without_a_byte_order_mark(
 
 def test_a_club_name_latin1_lacks_is_transliterated_and_counted(demo: DemoSummary) -> None:
     list_id = latest_list()
-    before = export_file(list_id, fmt="csv")
+    before = export_file(list_id, rates=[Rate.STANDARD], fmt="csv")
     first = read_as_chessreports_clubs(before.data)
     club = Club.objects.filter(name=first).first()
     assert club is not None
     Club.objects.filter(id=club.id).update(name="Łódź Chess Club")
+    # A published version's file never changes (issue 24, case 14): the new name is in
+    # the list's next version.
+    run = compute_version(list_id, Rate.STANDARD)
+    publish_version(list_id, Rate.STANDARD, run.version, allow_unanchored=True)
 
-    after = export_file(list_id, fmt="csv")
+    after = export_file(list_id, rates=[Rate.STANDARD], fmt="csv")
     assert [(t.name, t.written) for t in after.transliterated if t.what == "club"] == [
         ("Łódź Chess Club", "Lódz Chess Club")  # ó is Latin-1, Ł and ź are not
     ]

@@ -7,13 +7,13 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
-import django_ratelimit.core
 import pytest
 from django.test import Client, override_settings
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.registry.models import Feedback, Player
+from ecfgrading.services import limits
 from ecfgrading.services.merge import merge_players
 
 pytestmark = pytest.mark.django_db
@@ -205,8 +205,11 @@ def test_a_link_can_fill_the_form_in(client: Client, demo: DemoSummary) -> None:
 
 @pytest.fixture
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """django-ratelimit counts in fixed windows: a frozen clock keeps a test inside one."""
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: 1.7e9))
+    """The limits count in fixed windows: a frozen clock keeps a test inside one."""
+    frozen, clock = limits.timezone.now(), limits.timezone
+    monkeypatch.setattr(
+        limits, "timezone", SimpleNamespace(now=lambda: frozen, localtime=clock.localtime)
+    )
 
 
 @override_settings(FEEDBACK_RATE="2/h")

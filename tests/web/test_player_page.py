@@ -95,7 +95,7 @@ def test_the_page_gives_each_rates_current_grade_as_the_registry_holds_it(
     standard, rapid = grades["standard"].grade, grades["rapid"].grade
     title = f"<title>{name} ({player.ref}) - standard {standard}, rapid {rapid}</title>"
     assert title.replace("'", "&#x27;") in page
-    assert f'<link rel="canonical" href="http://testserver/players/{player.ref}/">' in page
+    assert f'<link rel="canonical" href="http://127.0.0.1:8000/players/{player.ref}/">' in page
 
 
 def test_the_page_is_valid_html_with_no_inline_style_or_script(

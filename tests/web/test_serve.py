@@ -221,6 +221,17 @@ def test_serve_on_a_home_never_initialised_says_run_init_and_exits_1(tmp_path: P
     assert not database.exists()
 
 
+def test_the_demo_home_has_a_random_key_of_its_own_that_only_its_owner_reads(
+    demo_home: Path,
+) -> None:
+    """Issue 24, case 13: `make demo` serves without a key in the environment."""
+    key = demo_home / "secret_key"
+
+    assert len(key.read_text().strip()) >= 50
+    assert "insecure" not in key.read_text()
+    assert key.stat().st_mode & 0o777 == 0o600
+
+
 def test_serve_on_a_taken_port_says_so_and_exits_1(demo_home: Path) -> None:
     with socket.socket() as other:
         other.bind(("127.0.0.1", 0))

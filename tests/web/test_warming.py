@@ -52,7 +52,7 @@ def test_a_token_already_warm_is_not_warmed_again(demo: DemoSummary) -> None:
     token = warming.warm_once("")
     with CaptureQueriesContext(connection) as captured:
         assert warming.warm_once(token) == token
-    assert len(captured) == 1  # the token, read once
+    assert len(captured) <= 1  # the token, read once (or from the shared cache)
 
 
 def test_a_failure_is_logged_once_and_never_raised(

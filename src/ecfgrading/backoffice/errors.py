@@ -41,19 +41,24 @@ def office_view(*roles: Role) -> Callable[[View], View]:
     admit = role_required(*roles)
 
     def decorate(view: View) -> View:
-        guarded = admit(view)
-
-        @wraps(view)
-        def mapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                return guarded(request, *args, **kwargs)
-            except ServiceError as error:
-                return error_page(request, error)
-
-        setattr(mapped, MAPPED, True)
-        return mapped
+        return open_view(admit(view))
 
     return decorate
+
+
+def open_view(view: View) -> View:
+    """A back-office view open to anyone (the forgotten-password form): the same error
+    page for a ServiceError, no role asked."""
+
+    @wraps(view)
+    def mapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as error:
+            return error_page(request, error)
+
+    setattr(mapped, MAPPED, True)
+    return mapped
 
 
 def error_page(request: HttpRequest, error: ServiceError) -> HttpResponse:

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControlInput
+from ecfgrading.formats.event_codes import event_code_problem, normal_event_code
 from ecfgrading.registry.models import Event
 from ecfgrading.services.officers import results_due_words
 
@@ -74,10 +75,12 @@ class EventForm(TimeControlForm):
     )
     name = forms.CharField(label="Event name", max_length=200)
     kind = forms.ChoiceField(label="Kind", choices=Event.Kind.choices)
-    start = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(
+        label="First day", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     end = forms.DateField(
         label="Last day",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -87,6 +90,13 @@ class EventForm(TimeControlForm):
     @property
     def event_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("code", "name", "kind", "start", "end")]
+
+    def clean_code(self) -> str:
+        """The federation's pattern (issue 24, case 5), said at the field."""
+        code: str = self.cleaned_data["code"]
+        if problem := event_code_problem(code):
+            raise forms.ValidationError(problem)
+        return normal_event_code(code)
 
 
 def time_control_from(query: Any) -> TimeControlInput:

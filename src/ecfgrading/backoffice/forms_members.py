@@ -27,6 +27,25 @@ def _number(label: str, *, high: int = 1000, required: bool = False) -> forms.In
     )
 
 
+def file_text(value: str) -> None:
+    """Text that goes into the results file built from the form: its fields are marked
+    with '#' and end at the line's end, so neither may be in a value (issue 24, case 8)."""
+    if "#" in value:
+        raise forms.ValidationError(
+            "expected no '#' (the results file marks its fields with it; write 'No. 2'"
+            " for '#2'), got %(value)r",
+            params={"value": value},
+        )
+    if len(value.splitlines()) > 1:
+        raise forms.ValidationError(
+            "expected one line, got a line break in %(value)r", params={"value": value}
+        )
+
+
+def _text(label: str, max_length: int, **kwargs: Any) -> forms.CharField:
+    return forms.CharField(label=label, max_length=max_length, validators=[file_text], **kwargs)
+
+
 def _date(label: str, *, required: bool = True) -> forms.DateField:
     return forms.DateField(
         label=label, required=required, widget=forms.DateInput(attrs={"type": "date"})
@@ -37,8 +56,8 @@ class AbroadEventForm(TimeControlForm):
     """The event abroad: name, country, dates and time control (its rate by G2)."""
 
     control_fields = tuple(name for name in CONTROL_FIELDS if name not in SECOND_SESSION)
-    name = forms.CharField(label="Event name", max_length=150)
-    country = forms.CharField(label="Country", max_length=60)
+    name = _text("Event name", 150)
+    country = _text("Country", 60)
     start = _date("First day")
     end = _date("Last day")
 
@@ -52,9 +71,7 @@ class AbroadGameForm(forms.Form):
 
     round = _number("Round", high=99)
     date = _date("Date", required=False)
-    opponent = forms.CharField(
-        label="Opponent", max_length=120, help_text="Surname, Forenames", required=True
-    )
+    opponent = _text("Opponent", 120, help_text="Surname, Forenames", required=True)
     fide_id = forms.RegexField(
         label="Opponent's FIDE id",
         regex=r"^\d{1,10}$",

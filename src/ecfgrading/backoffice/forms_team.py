@@ -107,3 +107,42 @@ class AssignToForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = [("", "no one")] + [(str(u.id), u.get_username()) for u in members]
         self.fields["member"].choices = choices  # type: ignore[attr-defined]
+
+
+# --- events (issue 24, case 5) ---------------------------------------------------------
+
+
+def _day(label: str, *, required: bool = True) -> forms.DateField:
+    return forms.DateField(
+        label=label,
+        required=required,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+
+class EventEditForm(forms.Form):
+    """What the team may correct of an event; the events service checks the rest."""
+
+    name = forms.CharField(label="Event name", max_length=200)
+    rate = forms.ChoiceField(
+        label="Rate", choices=RATES, help_text="Kept while the event holds accepted games."
+    )
+    start = _day("First day")
+    end = _day("Last day")
+    deadline = _day("Results due by", required=False)
+    officer_name = forms.CharField(
+        label="Organiser or officer, as named", max_length=200, required=False
+    )
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(
+        label="Why it is withdrawn",
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Kept with the event and in the audit log.",
+    )
+
+
+class ReassignForm(AssignToForm):
+    """The grading officer the event is given to (or no one)."""

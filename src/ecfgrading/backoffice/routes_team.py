@@ -3,7 +3,17 @@ every one admits the team only (tests/backoffice/cases_team.py)."""
 
 from django.urls import URLPattern, path
 
-from ecfgrading.backoffice.views.team import assignments, chase, identify, lists, players, queries
+from ecfgrading.backoffice.views.team import (
+    assignments,
+    chase,
+    corrections,
+    duplicates,
+    events,
+    identify,
+    lists,
+    players,
+    queries,
+)
 
 _L = "team/lists/<str:list_id>/<str:rate>/<str:version>/"
 
@@ -29,4 +39,22 @@ urlpatterns: list[URLPattern] = [
         players.end_membership,
         name="team_end_membership",
     ),
+    # Corrections as data (issue 24, case 2).
+    path("team/games/<int:game_id>/", corrections.game, name="team_game"),
+    path("team/games/<int:game_id>/correct/", corrections.correct_game, name="team_game_correct"),
+    path("team/players/<str:code>/games/", corrections.games, name="team_player_games"),
+    path("team/players/<str:code>/details/", corrections.details, name="team_player_details"),
+    # Files holding games on record under another event code (issue 24, case 1).
+    path("team/duplicates/", duplicates.index, name="team_duplicates"),
+    path(
+        "team/duplicates/<int:submission_id>/decide/",
+        duplicates.decide,
+        name="team_duplicates_decide",
+    ),
+    # Events corrected by the team (issue 24, case 5).
+    path("team/events/", events.index, name="team_events"),
+    path("team/events/<int:event_id>/", events.detail, name="team_event"),
+    path("team/events/<int:event_id>/edit/", events.edit, name="team_event_edit"),
+    path("team/events/<int:event_id>/withdraw/", events.withdraw, name="team_event_withdraw"),
+    path("team/events/<int:event_id>/reassign/", events.reassign, name="team_event_reassign"),
 ]

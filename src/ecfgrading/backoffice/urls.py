@@ -20,6 +20,7 @@ urlpatterns = [
     path("events/<int:event_id>/results.txt", officers.download, name="download"),
     path("results/", officers.upload, name="upload"),
     path("results/submit/", officers.submit, name="submit"),
+    path("results/sent/", officers.submissions, name="submissions"),
     path(
         "login/",
         auth.LoginView.as_view(
@@ -44,16 +45,8 @@ urlpatterns = [
         auth.PasswordChangeDoneView.as_view(template_name=_T + "password_change_done.html"),
         name="password_change_done",
     ),
-    path(
-        "password/reset/",
-        auth.PasswordResetView.as_view(
-            template_name=_T + "password_reset.html",
-            email_template_name=_T + "password_reset_email.txt",
-            subject_template_name=_T + "password_reset_subject.txt",
-            success_url=reverse_lazy("backoffice:password_reset_done"),
-        ),
-        name="password_reset",
-    ),
+    # Through the outbox, limited, the same answer for any address (issue 24, case 10).
+    path("password/reset/", accounts.password_reset, name="password_reset"),
     path(
         "password/reset/sent/",
         auth.PasswordResetDoneView.as_view(template_name=_T + "password_reset_done.html"),

@@ -10,8 +10,12 @@ from datetime import date
 
 from ecfgrading.demo.events import EventKind
 from ecfgrading.demo.generator import Federation
+from ecfgrading.engine.rateplay import rate_of_play
+from ecfgrading.engine.types import Rate
+from ecfgrading.formats import parse_results
 from ecfgrading.registry.models import Event
 from ecfgrading.services.officers import results_deadline
+from ecfgrading.services.results.write import store_time_control
 
 _KIND: dict[EventKind, str] = {  # Event.Kind values
     EventKind.LEAGUE: "league",
@@ -44,6 +48,7 @@ def register_events(federation: Federation) -> int:
             demo_file.event_code, demo_file.event_name, _KIND[demo_file.kind],
             demo_file.first_day, demo_file.last_day,
         )  # fmt: skip
+        _registered_rate(events[demo_file.event_code], demo_file.data)
     for code, name, start, end in MISSING:
         kind = {"CG": "congress", "LG": "league"}.get(code[:2], "club")
         events[code] = _event(code, name, kind, start, end)
@@ -51,8 +56,23 @@ def register_events(federation: Federation) -> int:
     return len(events)
 
 
+def _registered_rate(event: Event, data: bytes) -> None:
+    """The organiser registers the time control his file will give (issue 24, case 4:
+    the registered rate is the contract a file is held to), read from its header."""
+    head = data.split(b"#PLAYER LIST", 1)[0].decode("utf-8", errors="replace")
+    results, _ = parse_results(head)
+    control = results.event.time_control if results is not None else None
+    if control is None:
+        return
+    store_time_control(event, control)
+    event.environment = control.environment
+    found = rate_of_play(control)
+    event.rate = found.value if isinstance(found, Rate) else "none"
+    event.not_graded_reason = "" if isinstance(found, Rate) else found.value
+
+
 def _event(code: str, name: str, kind: str, start: date, end: date) -> Event:
-    # The rate is confirmed by the results file's time control (G2) when it arrives.
+    # Standard until the organiser's time control says otherwise (_registered_rate).
     return Event(
         code=code,
         name=name,

@@ -46,6 +46,12 @@ def decode(data: bytes) -> Decoded:
         return _decode_lines(data)
 
 
+def utf16_marked(data: bytes) -> bool:
+    """Text that says it is UTF-16 (Notepad's "Unicode"), little- or big-endian: its
+    zero bytes are those of the encoding, not of a binary file."""
+    return data.startswith(_UTF16_BOMS)
+
+
 def _utf16_codec(data: bytes) -> str | None:
     """Notepad's "Unicode": with a BOM, or recognised by its zero bytes (ASCII text)."""
     if data.startswith(_UTF16_BOMS):

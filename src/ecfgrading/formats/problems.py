@@ -75,6 +75,16 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
         "two-time-controls": _error("fields of more than one time control combination (G2)", _BARE),
         "incomplete-time-control": _error("a time control combination lacks a field (G2)", _BARE),
         "dates-reversed": _error("FINAL RESULT DATE before EVENT DATE"),
+        # The federation's pattern (formats/event_codes.py), in the form, the file and the API.
+        "bad-event-code": _error(
+            "an EVENT CODE not of letters and digits beginning with a letter", "{expected}"
+        ),
+        # Issue 24, case 4: the rate of play an event was registered with is the contract.
+        "rate-not-registered": _error(
+            "a time control whose rate of play is not the one the event was registered with",
+            "expected {expected}, got {got}: ask the grading team to correct the event if it"
+            " was registered at the wrong rate",
+        ),
         "not-graded": _warning(
             "rate of play or environment not graded (G1, G2)",
             "expected {expected}, got {got}: nothing in this file will be graded",
@@ -108,10 +118,17 @@ PROBLEM_CODES: MappingProxyType[str, ProblemKind] = MappingProxyType(
             "an EVENT DATE after today",
             "expected {field} {expected}, got {got}: results of games not yet played",
         ),
+        # An event abroad a direct member reports (services/abroad.py, issue 24).
+        "date-outside-window": _error(
+            "an event abroad dated before the lists still to come, or after today"
+        ),
         "games-already-received": _warning(
-            "graded games already on record under another event code: they would count twice",
-            "expected {expected}, got the games of event {got}; if this is a correction, send"
-            " it under that code with a higher SUBMISSION INDEX",
+            "graded games already on record under another event code (the same players,"
+            " day, round and result): they would count twice",
+            "expected {expected}, got {got}: they would count twice. If this file corrects"
+            " that event, send it under that code with a higher SUBMISSION INDEX; else the"
+            " grading team decides whether it corrects that event, only its new games"
+            " count, or it is rejected",
         ),
         "withdrawn": _error("a stored file rejected by hand, never imported", _BARE),
         # Player details, in both files (services/people.py reads them for the registry).

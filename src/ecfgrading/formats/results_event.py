@@ -8,8 +8,9 @@ from typing import Any
 
 from ecfgrading.engine.rateplay import Session, TimeControl, rate_of_play
 from ecfgrading.engine.types import NotGraded
+from ecfgrading.formats.event_codes import event_code_problem, normal_event_code
 from ecfgrading.formats.lexer import Token
-from ecfgrading.formats.problems import ProblemLog
+from ecfgrading.formats.problems import ProblemLog, printable
 from ecfgrading.formats.results_fields import EVENT_FIELDS, collect, names_by_attr
 from ecfgrading.formats.results_model import EventDetails
 from ecfgrading.formats.values import format_day
@@ -39,6 +40,7 @@ def build_event(tokens: Sequence[Token], header_line: int, log: ProblemLog) -> E
     """EventDetails from the EVENT DETAILS fields, reporting what is missing or wrong."""
     values, lines = collect(tokens, EVENT_FIELDS, log)
     _require(values, lines, header_line, log)
+    _check_code(values, lines, log)
     _check_index(values, lines, log)
     _check_dates(values, lines, log)
     control = time_control(values, lines, header_line, log)
@@ -58,6 +60,17 @@ def _require(values: dict[str, Any], lines: dict[str, int], header: int, log: Pr
             log.add("missing-field", header, _NAMES[attr], "in EVENT DETAILS", "")
         elif values.get(attr) == "":
             log.add("missing-field", lines[attr], _NAMES[attr], "with a value", "")
+
+
+def _check_code(values: dict[str, Any], lines: dict[str, int], log: ProblemLog) -> None:
+    """The federation's pattern (formats.event_codes): a code is part of addresses and
+    file names, so 'A/B', '../X' or '#X' must never reach the registry (issue 24)."""
+    code = values.get("code")
+    if code and (problem := event_code_problem(code)):
+        said = printable(problem.removesuffix("."))  # it shows the code: a NUL is escaped
+        log.add("bad-event-code", lines["code"], _NAMES["code"], said, code)
+    elif code:
+        values["code"] = normal_event_code(code)  # 'cg130098' is CG130098
 
 
 def _check_index(values: dict[str, Any], lines: dict[str, int], log: ProblemLog) -> None:

@@ -26,6 +26,7 @@ from ecfgrading.registry.numbering import resolve_code
 PER_PAGE = 50
 _PLAYER_KEYS = ("player", "absorbed")  # details keys that carry a player's code
 _SHOWN_APART = {"before", "after"}
+VALUE = "value"  # the field a bare before/after value is shown as
 
 
 @dataclass(frozen=True)
@@ -128,11 +129,25 @@ def _event_q(code: str) -> tuple[Q, str]:
 
 def _row(entry: AuditLog) -> AuditRow:
     details = entry.details if isinstance(entry.details, dict) else {}
-    before = details.get("before") or {}
-    after = details.get("after") or {}
+    apart = _SHOWN_APART if _is_change(details) else set()
+    before, after = (_fields(details.get(k)) if apart else {} for k in ("before", "after"))
     changes = tuple(Change(name, before.get(name), after.get(name)) for name in {**before, **after})
-    rest = tuple((key, _text(value)) for key, value in details.items() if key not in _SHOWN_APART)
+    rest = tuple((key, _text(value)) for key, value in details.items() if key not in apart)
     return AuditRow(entry.at, _who(entry), entry.action, _object(entry), changes, rest)
+
+
+def _is_change(details: dict[str, Any]) -> bool:
+    """Whether ``before``/``after`` are a row before and after: a lone ``before`` that is
+    no row (the games mailing's cut-off date) is a detail like any other."""
+    return "after" in details or isinstance(details.get("before"), dict)
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    """An entry's ``before`` or ``after`` as fields. Entries written before issue 24
+    (case 6) may hold a bare value (a user name) there: it is shown as one field."""
+    if isinstance(value, dict):
+        return value
+    return {} if value in (None, "") else {VALUE: value}
 
 
 def _who(entry: AuditLog) -> str:

@@ -15,6 +15,13 @@ report (``ExportedFile.transliterated``); JSON is UTF-8; the spreadsheet is XLSX
 
 An export makes a fixed handful of queries whatever the list's size (the versions, the
 entries with their players, the previous list's and the august grades, the clubs).
+
+A published version's files never change (G26; issue 24, case 14): publication freezes
+what they show beside the entries (``frozen_details``, kept as a ``PublishedSnapshot``:
+names, clubs, the versions Grade1 and the august grades come from, the rule set's
+words), and a version with a snapshot is written from it alone, never from the registry
+as it is now. A version published before snapshots existed is written as before, from
+the registry.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ from ecfgrading.lookups.guide import era as rule_set_era
 from ecfgrading.lookups.memberships import shown_clubs
 from ecfgrading.lookups.versions import published
 from ecfgrading.matching.transliteration import latin1, nfc
-from ecfgrading.registry.models import GradingList, ListEntry, ListVersion
+from ecfgrading.registry.models import GradingList, ListEntry, ListVersion, PublishedSnapshot
 
 FORMATS = ("csv", "json", "xlsx")
 # Each format's revision: raised whenever the bytes of an unchanged version's file change
@@ -138,13 +145,19 @@ def export_file(
     write = _writer(fmt)
     target = _list_id(list_id)
     versions = {rate: _version(target, rate, version) for rate in _rates(target, rates)}
-    return write(target, versions, _rows(target, versions))
+    snapshots = _snapshots(versions)
+    rule_sets = {v.pk: _rule_set(v, snapshots.get(v.pk)) for v in versions.values()}
+    return write(target, versions, _rows(target, versions, snapshots), rule_sets)
 
 
 # What to export ---------------------------------------------------------------------------
 
 
-Writer = Callable[[ListId, Mapping[Rate, ListVersion], Sequence["_Row"]], ExportedFile]
+# Each writer is given the list, its versions, the rows and each version's rule set by id.
+Writer = Callable[
+    [ListId, Mapping[Rate, ListVersion], Sequence["_Row"], Mapping[int, "RuleSetWords"]],
+    ExportedFile,
+]
 
 
 def _writer(fmt: str) -> Writer:
@@ -286,12 +299,20 @@ class _Context:
     august: Mapping[int, int | None] | None  # None: G27 does not apply
 
 
-def _rows(target: ListId, versions: Mapping[Rate, ListVersion]) -> list[_Row]:
+def _rows(
+    target: ListId,
+    versions: Mapping[Rate, ListVersion],
+    snapshots: Mapping[int, PublishedSnapshot],
+) -> list[_Row]:
     entries = ListEntry.objects.filter(
         version__in=[version.pk for version in versions.values()], published=True
     )
-    contexts = {v.pk: (rate, _context(target, rate, v)) for rate, v in versions.items()}
-    clubs = _clubs(entries, target.season())
+    contexts = {
+        v.pk: (rate, _context(target, rate, v, snapshots.get(v.pk))) for rate, v in versions.items()
+    }
+    frozen = _frozen_players(versions, snapshots)
+    live = entries.exclude(version__in=list(snapshots))
+    clubs = _clubs(live, target.season()) if len(snapshots) < len(versions) else {}
     players: dict[int, _Player] = {}
     grades: dict[int, dict[Rate, _Grade]] = {}
     found = entries.values_list(*ENTRY_FIELDS, *PLAYER_FIELDS, named=True)
@@ -299,7 +320,7 @@ def _rows(target: ListId, versions: Mapping[Rate, ListVersion]) -> list[_Row]:
         rate, context = contexts[values.version_id]
         pk = values.player_id
         if pk not in players:
-            players[pk] = _player(values, clubs.get(pk, ()))
+            players[pk] = frozen[pk] if pk in frozen else _player(values, clubs.get(pk, ()))
         grades.setdefault(pk, {})[rate] = _grade(values, rate, context)
     rows = [_Row(players[pk], _in_rate_order(grades[pk])) for pk in players]
     return sorted(rows, key=_Row.sort_key)
@@ -309,19 +330,109 @@ def _in_rate_order(grades: Mapping[Rate, _Grade]) -> dict[Rate, _Grade]:
     return {rate: grades[rate] for rate in RATE_ORDER if rate in grades}
 
 
-def _context(target: ListId, rate: Rate, version: ListVersion) -> _Context:
-    previous = published(target.previous_same_rate(rate), rate)
+def _context(
+    target: ListId, rate: Rate, version: ListVersion, snapshot: PublishedSnapshot | None
+) -> _Context:
+    """Grade1 and the august grades: from the versions frozen with it if it has a snapshot,
+    else from the versions published now."""
+    if snapshot is not None:
+        august = None if snapshot.august is None else _grades_in(snapshot.august)
+        return _Context(version, _grades_in(snapshot.previous), august)
+    previous = _previous_version(target, rate)
     return _Context(version, _grades_in(previous), _august_grades(target, rate, version))
+
+
+def _previous_version(target: ListId, rate: Rate) -> ListVersion | None:
+    """G4: the current version of the list before this one of the rate."""
+    return published(target.previous_same_rate(rate), rate)
 
 
 def _august_grades(
     target: ListId, rate: Rate, version: ListVersion
 ) -> Mapping[int, int | None] | None:
     """G27: for a July list exported at another version, the august grades if published."""
+    august = _august_version(target, rate, version)
+    return None if august is None else _grades_in(august)
+
+
+def _august_version(target: ListId, rate: Rate, version: ListVersion) -> ListVersion | None:
     if not version.grading_list.has_august or version.name == ListVersion.AUGUST:
         return None
-    august = _named(target, rate, ListVersion.AUGUST)
-    return None if august is None else _grades_in(august)
+    return _named(target, rate, ListVersion.AUGUST)
+
+
+# Frozen with the version -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FrozenDetails:
+    """What a version's files show beside its entries, read when it is published."""
+
+    players: list[list[Any]]  # [player id, code, name, sex, FIDE code, nation, [clubs]]
+    previous: ListVersion | None  # G4: Grade1's version
+    august: ListVersion | None  # G27: the august version then published, if any applies
+    rule_set: str  # G31: the rule set's name and words
+    rule_words: str
+
+
+def frozen_details(version: ListVersion) -> FrozenDetails:
+    """The version's public player details and the versions its files read, as they are
+    now: what ``services.lists.snapshots`` keeps when the version is published."""
+    grading_list = version.grading_list
+    target, rate = grading_list.list, Rate(grading_list.rate)
+    entries = ListEntry.objects.filter(version=version, published=True)
+    clubs = _clubs(entries, target.season())
+    rows = [
+        _frozen_row(values, clubs.get(values.player_id, ()))
+        for values in entries.values_list("player_id", *PLAYER_FIELDS, named=True)
+    ]
+    rule_set = _rule_set(version, None)
+    return FrozenDetails(
+        players=rows,
+        previous=_previous_version(target, rate),
+        august=_august_version(target, rate, version),
+        rule_set=rule_set.name,
+        rule_words=rule_set.words,
+    )
+
+
+def _frozen_row(values: Any, clubs: tuple[str, ...]) -> list[Any]:
+    player = _player(values, clubs)
+    pk = values.player_id
+    return [pk, player.code.number, player.name, player.sex, player.fide_code, player.nation, clubs]
+
+
+def _snapshots(versions: Mapping[Rate, ListVersion]) -> dict[int, PublishedSnapshot]:
+    found = PublishedSnapshot.objects.filter(version__in=[v.pk for v in versions.values()])
+    return {each.version_id: each for each in found.select_related("previous", "august")}
+
+
+def _frozen_players(
+    versions: Mapping[Rate, ListVersion], snapshots: Mapping[int, PublishedSnapshot]
+) -> dict[int, _Player]:
+    """Players as frozen with the versions; of two versions that both hold a player (a
+    file of both rates), the one published later."""
+    found: dict[int, _Player] = {}
+    for version in sorted(versions.values(), key=lambda v: (v.published_at, v.pk)):
+        snapshot = snapshots.get(version.pk)
+        for pk, code, name, sex, fide_code, nation, clubs in snapshot.players if snapshot else ():
+            found[pk] = _Player(GradingCode(code), name, sex, fide_code, nation, tuple(clubs))
+    return found
+
+
+class RuleSetWords(NamedTuple):
+    """G31: a version's rule set, named and in words, as the spreadsheet shows it."""
+
+    name: str
+    words: str
+
+
+def _rule_set(version: ListVersion, snapshot: PublishedSnapshot | None) -> RuleSetWords:
+    """As frozen with the version if it was, else as the guide says it now."""
+    if snapshot is not None:
+        return RuleSetWords(snapshot.rule_set, snapshot.rule_words)
+    era = rule_set_era(version.rules_name)
+    return RuleSetWords(era.name, era.words)
 
 
 def _grades_in(version: ListVersion | None) -> dict[int, int | None]:
@@ -384,7 +495,10 @@ def _clubs(entries: QuerySet[ListEntry], season: int) -> dict[int, tuple[str, ..
 
 
 def _csv(
-    target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]
+    target: ListId,
+    versions: Mapping[Rate, ListVersion],
+    rows: Sequence[_Row],
+    rule_sets: Mapping[int, RuleSetWords],
 ) -> ExportedFile:
     """results-file.md section 2, one row per player graded in either rate (the fixed 20
     columns: no rule set, G31, which the JSON and the spreadsheet name), in ISO-8859-1
@@ -445,7 +559,10 @@ LATEST_GAMES_HEADER = ("GamesLatest", "RGamesLatest")
 
 
 def _xlsx(
-    target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]
+    target: ListId,
+    versions: Mapping[Rate, ListVersion],
+    rows: Sequence[_Row],
+    rule_sets: Mapping[int, RuleSetWords],
 ) -> ExportedFile:
     """The CSV's columns in a sheet named after the list, numbers as numbers, and after
     them the latest games of each rate; then a sheet ``About`` naming each rate's version
@@ -456,7 +573,7 @@ def _xlsx(
     sheet.append([_bold(sheet, name) for name in (*HEADER, *LATEST_GAMES_HEADER)])
     for row in rows:
         sheet.append([*_sheet_cells(_list_row(row)), *_latest_games(row)])
-    _about_sheet(book, target, versions)
+    _about_sheet(book, target, versions, rule_sets)
     stamp = dt.datetime(target.year, target.month, 1)
     book.properties.created = book.properties.modified = stamp
     out = io.BytesIO()
@@ -492,7 +609,12 @@ ABOUT_SHEET = "About"
 ABOUT_HEADER = ("List", "Rate", "Version", "Published", "Rule set", "Rules")
 
 
-def _about_sheet(book: Workbook, target: ListId, versions: Mapping[Rate, ListVersion]) -> None:
+def _about_sheet(
+    book: Workbook,
+    target: ListId,
+    versions: Mapping[Rate, ListVersion],
+    rule_sets: Mapping[int, RuleSetWords],
+) -> None:
     """G31: which version of each rate the file holds and the rule set that computed it."""
     sheet = book.create_sheet(ABOUT_SHEET)
     sheet.append([_bold(sheet, name) for name in ABOUT_HEADER])
@@ -503,10 +625,8 @@ def _about_sheet(book: Workbook, target: ListId, versions: Mapping[Rate, ListVer
         published_on = None
         if version.published_at is not None:
             published_on = timezone.localtime(version.published_at).date()
-        era = rule_set_era(version.rules_name)
-        sheet.append(
-            [str(target), rate.value, version.name, published_on, era.name, era.words or None]
-        )
+        rule_set, words = rule_sets[version.pk]
+        sheet.append([str(target), rate.value, version.name, published_on, rule_set, words or None])
 
 
 def _bold(sheet: Any, text: str) -> WriteOnlyCell:
@@ -544,7 +664,10 @@ def _rate_cells(grade: RateGrade) -> list[Cell]:
 
 
 def _json(
-    target: ListId, versions: Mapping[Rate, ListVersion], rows: Sequence[_Row]
+    target: ListId,
+    versions: Mapping[Rate, ListVersion],
+    rows: Sequence[_Row],
+    rule_sets: Mapping[int, RuleSetWords],
 ) -> ExportedFile:
     """An array of one object per published player and rate, sorted like the CSV.
 

@@ -15,7 +15,7 @@ Entries come in name order (the lookups' folded name key, then the code).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ecfgrading.engine.codes import code_text
@@ -28,7 +28,7 @@ from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.lists import VersionInfo, list_label, published_versions
 from ecfgrading.lookups.memberships import shown_clubs
 from ecfgrading.lookups.paging import MAX_PER_PAGE, Page, bounds
-from ecfgrading.registry.models import ListEntry, ListVersion
+from ecfgrading.registry.models import ListEntry, ListVersion, PublishedSnapshot
 
 ENTRIES_PER_PAGE = 100
 
@@ -149,12 +149,15 @@ def _label(list_id: str) -> str:
 
 
 def _entries(rows: list[Any], version: VersionInfo, every: list[VersionInfo]) -> list[ListEntryRow]:
+    frozen = frozen_with(version.id, data_token())
+    if frozen is not None:  # as its files show it (issue 24): one fact, one answer
+        return [frozen.entry(row, version) for row in rows]
     ids = [row.player_id for row in rows]
     target = ListId.parse(version.list_id)
     of_rate = [v for v in every if v.rate is version.rate]
     previous = _grades(_current_of(of_rate, str(target.previous_same_rate(version.rate))), ids)
     august = _august(target, version, [v for v in of_rate if v.list_id == version.list_id])
-    august_grades = None if august is None else _grades(august, ids)
+    august_grades = None if august is None else _grades_of(august.id, ids)
     clubs = {
         pk: tuple(dict.fromkeys(club.label for club in shown))
         for pk, shown in shown_clubs(ids, target.season(), limit=None).items()
@@ -162,6 +165,47 @@ def _entries(rows: list[Any], version: VersionInfo, every: list[VersionInfo]) ->
     return [
         _entry(row, version, previous, august_grades, clubs.get(row.player_id, ())) for row in rows
     ]
+
+
+@dataclass(frozen=True)
+class _Frozen:
+    """A version's public details as frozen when it was published (``PublishedSnapshot``,
+    which its files are written from): players, and the versions Grade1 and the August
+    grades come from."""
+
+    players: dict[int, list[Any]]  # id -> [id, code, name, sex, FIDE code, nation, clubs]
+    previous: dict[int, int | None]
+    august: dict[int, int | None] | None
+
+    def entry(self, row: Any, version: VersionInfo) -> ListEntryRow:
+        found = self.players.get(row.player_id)
+        if found is None:  # not frozen: as the records hold him
+            return _entry(row, version, self.previous, self.august, ())
+        _pk, code, name, sex, fide_code, nation, clubs = found
+        live = _entry(row, version, self.previous, self.august, tuple(clubs))
+        return replace(
+            live,
+            code=code_text(code),
+            name=name,
+            sex=sex or None,
+            fide_code=fide_code or None,
+            nation=nation,
+        )
+
+
+@functools.lru_cache(maxsize=8)
+def frozen_with(version_id: int, token: str) -> _Frozen | None:
+    """The version's snapshot, read once per process and data token (a published version
+    never changes, G26; the token guards against a database rebuilt under the same ids);
+    None for a version published before snapshots were kept."""
+    snapshot = PublishedSnapshot.objects.filter(version_id=version_id).first()
+    if snapshot is None:
+        return None
+    players = {int(row[0]): row for row in snapshot.players}
+    ids = list(players)
+    previous = _grades_of(snapshot.previous_id, ids)
+    august = None if snapshot.august_id is None else _grades_of(snapshot.august_id, ids)
+    return _Frozen(players, previous, august)
 
 
 def _current_of(of_rate: list[VersionInfo], list_id: str) -> VersionInfo | None:
@@ -180,10 +224,14 @@ def _august(target: ListId, version: VersionInfo, of_list: list[VersionInfo]) ->
 
 def _grades(version: VersionInfo | None, player_ids: list[int]) -> dict[int, int | None]:
     """Published grades of these players in a version (nothing for no version)."""
-    if version is None or not player_ids:
+    return {} if version is None else _grades_of(version.id, player_ids)
+
+
+def _grades_of(version_id: int | None, player_ids: list[int]) -> dict[int, int | None]:
+    if version_id is None or not player_ids:
         return {}
     # No ordering: the model's default (by version) would join the versions for nothing.
-    entries = ListEntry.objects.filter(version_id=version.id, published=True).order_by()
+    entries = ListEntry.objects.filter(version_id=version_id, published=True).order_by()
     return dict(entries.filter(player_id__in=player_ids).values_list("player_id", "grade"))
 
 

@@ -11,10 +11,12 @@ all mean the same thing::
 
 The format is the file's extension: ``csv`` (the 20-column layout), ``json``, ``xlsx``.
 Bytes come from ``exports.export_list`` and are kept in the shared cache, keyed by
-the versions they hold, the data token and the format's revision: a published
-version's entries never change, but names and clubs in its file are read from the
-registry, so a correction made since gives a new file rather than a stale one, and so
-does a new writer of the format (the CSV became ISO-8859-1 at revision 2).
+the versions they hold and the format's revision (a new writer of the format makes a new
+file: the CSV became ISO-8859-1 at revision 2). A version published with its snapshot
+(``registry.models.snapshots``) is written only from what was frozen then, so its file
+is the same bytes for ever and its key holds the time of that freezing; a version
+published before snapshots existed reads names and clubs from the registry, so its key
+holds the data token too, and a correction made since gives a new file, not a stale one.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ecfgrading.errors import NotFound
 from ecfgrading.lookups.exports import CHARSETS, FORMAT_REVISIONS, FORMATS, export_list
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.lists import VersionInfo, list_label, published_versions
+from ecfgrading.registry.models import PublishedSnapshot
 
 # The charset each file is written in (docs/formats.md, "Encodings"): the CSV's is
 # ISO-8859-1, and JSON is UTF-8 by its RFC 8259.
@@ -93,7 +96,7 @@ class ResolvedFile:
 
     file: ListFile
     versions: tuple[VersionInfo, ...]
-    token: str  # freshness.data_token() when resolved
+    token: str  # when each version was frozen; else freshness.data_token() when resolved
 
     @property
     def fixed(self) -> bool:
@@ -133,7 +136,17 @@ def resolve(file: ListFile, found: Sequence[VersionInfo] | None = None) -> Resol
     chosen = tuple(_version(file, rate, of_list) for rate in rates)
     if not chosen:
         raise NotFound(f"no list {list_label(file.list_id)} has been published")
-    return ResolvedFile(file, chosen, data_token())
+    return ResolvedFile(file, chosen, _frozen_token(chosen) or data_token())
+
+
+def _frozen_token(versions: Sequence[VersionInfo]) -> str | None:
+    """When each version was frozen (a database rebuilt under the same ids froze them at
+    another time); None unless every one of them was (issue 24, case 14)."""
+    found = PublishedSnapshot.objects.filter(version__in=[v.id for v in versions])
+    stamps = dict(found.values_list("version_id", "frozen_at"))
+    if len(stamps) < len(versions):
+        return None
+    return "frozen:" + ",".join(stamps[v.id].isoformat() for v in versions)
 
 
 def _version(file: ListFile, rate: Rate, found: Sequence[VersionInfo]) -> VersionInfo:

@@ -29,11 +29,35 @@ class ClubLine:
     last_season: int
     ended_on: date | None  # ended by hand by the grading team
     shown: bool  # on public pages now (not lapsed, not ended)
+    as_of: int = 0  # the season public pages show clubs as of (shown_season)
 
     @property
     def seasons(self) -> str:
         first, last = _season(self.first_season), _season(self.last_season)
         return first if first == last else f"{first} to {last}"
+
+    @property
+    def is_new(self) -> bool:
+        """First quoted after the season the pages show (the latest list's): not lapsed
+        but too new to be shown yet; the next list shows it (C2; issue 24, case 14)."""
+        return self.ended_on is None and self.first_season > self.as_of
+
+    @property
+    def lapsed(self) -> bool:
+        """Not quoted in the three seasons up to the pages' season (C2)."""
+        return self.ended_on is None and not self.shown and not self.is_new
+
+    @property
+    def standing(self) -> str:
+        """Whether the public pages show it, in words (an ended one's date is the page's)."""
+        if self.shown:
+            return "yes"
+        if self.is_new:
+            return (
+                f"not yet: first quoted in {_season(self.first_season)}, after the latest "
+                f"list ({_season(self.as_of)}); the next list shows it"
+            )
+        return "no: lapsed" if self.lapsed else "no: ended"
 
 
 @dataclass(frozen=True)
@@ -112,10 +136,9 @@ def shown_season(today: date) -> int:
 
 
 def _clubs(players: Iterable[int], today: date) -> defaultdict[int, list[ClubLine]]:
+    season = shown_season(today)
     shown = set(
-        current_memberships(shown_season(today))
-        .filter(player_id__in=players)
-        .values_list("id", flat=True)
+        current_memberships(season).filter(player_id__in=players).values_list("id", flat=True)
     )
     rows = (
         ClubMembership.objects.filter(player_id__in=players)
@@ -132,6 +155,7 @@ def _clubs(players: Iterable[int], today: date) -> defaultdict[int, list[ClubLin
             m.last_season,
             m.ended_on,
             m.id in shown,
+            season,
         )
         found[m.player_id].append(line)
     return found

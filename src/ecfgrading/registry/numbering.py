@@ -1,4 +1,5 @@
-"""Numbers the registry issues: grading codes (G28) and the recording order of games.
+"""Numbers the registry issues: grading codes (G28), the recording order of games and
+the codes of events abroad.
 
 Each counter is a locked row, so two imports running at once never get the same
 number, and a high-water mark, so a number whose record was deleted or merged is
@@ -11,7 +12,8 @@ from django.db import transaction
 
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
 from ecfgrading.errors import Conflict, ErrorKind, NotFound, ServiceError, user_input
-from ecfgrading.registry.models import Player, PlayerAlias, Sequence
+from ecfgrading.formats.event_codes import abroad_code
+from ecfgrading.registry.models import Event, Player, PlayerAlias, Sequence
 
 
 def issue_code() -> GradingCode:
@@ -75,6 +77,18 @@ def reserve_game_sequence(count: int) -> range:
         first = counter.last_value + 1
         _store(counter, counter.last_value + count)
     return range(first, first + count)
+
+
+def issue_abroad_code() -> str:
+    """The next code of an event abroad (issue 24, case 7): XA and a number in sequence,
+    never issued twice, passing over any code an event already holds."""
+    with transaction.atomic():
+        counter = _locked(Sequence.ABROAD_EVENTS)
+        number = counter.last_value + 1
+        while Event.objects.filter(code=abroad_code(number)).exists():
+            number += 1
+        _store(counter, number)
+    return abroad_code(number)
 
 
 def resolve_code(code: GradingCode | str | int) -> Player | None:

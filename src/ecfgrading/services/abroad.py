@@ -12,14 +12,16 @@ status on his page (``lookups.results_abroad``).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.rateplay import TimeControlInput
 from ecfgrading.engine.types import ResultCode
+from ecfgrading.formats.event_codes import abroad_code
 from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_model import (
     Colour,
@@ -31,8 +33,11 @@ from ecfgrading.formats.results_model import (
     ResultsPart,
 )
 from ecfgrading.formats.results_writer import write_results
+from ecfgrading.formats.values import format_day
+from ecfgrading.lookups import clock
 from ecfgrading.lookups.results_abroad import AbroadRow, abroad_row, result_abroad
 from ecfgrading.registry.models import AuditLog, DirectMember, ForeignResult
+from ecfgrading.registry.numbering import issue_abroad_code
 from ecfgrading.services.errors import Conflict, ServiceError
 from ecfgrading.services.mail import queue_mail
 from ecfgrading.services.results.import_report import ImportReport
@@ -95,14 +100,22 @@ class Built:
         return self.report.ok
 
 
-def event_code(member: DirectMember, start: dt.date) -> str:
-    """The code the file carries: the member's number and the first day, which tells the
-    event apart from a registered one (codes are a county's letters and digits)."""
-    return f"X{member.number}-{start:%y%m%d}"[:20]
+# The code a file checked before it is sent carries: XA and a number no event abroad is
+# given (the sequence starts at 1), so a check never names another event.
+PREVIEW_CODE = abroad_code(0)
 
 
-def build_file(member: DirectMember, event: AbroadEvent) -> ResultsFile:
-    """The results file of the member's games, in the project's format."""
+def date_window(today: dt.date) -> tuple[dt.date, dt.date]:
+    """The first days an event abroad may have (issue 24, case 14): from the start of the
+    period (G32) of the list before the one that grades a game played ``today`` (results
+    sent late may still reach it, or its revision) to ``today``."""
+    earliest = ListId.grading(today).before().p0().start
+    return earliest, today
+
+
+def build_file(member: DirectMember, event: AbroadEvent, code: str = PREVIEW_CODE) -> ResultsFile:
+    """The results file of the member's games, in the project's format, coded ``code``
+    (XA and a number in sequence: nothing of the member's, issue 24, case 7)."""
     player = member.player
     opponents = _opponents(event.games, club=abroad_club(event.country))
     name = (
@@ -111,7 +124,7 @@ def build_file(member: DirectMember, event: AbroadEvent) -> ResultsFile:
         else f"{event.name} ({event.country})"
     )
     details = EventDetails(
-        code=event_code(member, event.start),
+        code=code,
         submission_index=1,
         name=name,
         event_date=event.start,
@@ -174,34 +187,60 @@ def _opponents(games: tuple[AbroadGame, ...], *, club: str) -> dict[tuple[str, s
     return found
 
 
-def check_abroad(member: DirectMember, event: AbroadEvent) -> Built:
-    """Build the file and check it as any results file is checked; nothing is stored."""
-    results = build_file(member, event)
+def _written(member: DirectMember, event: AbroadEvent, code: str) -> bytes:
     try:
-        text = write_results(results)
+        text = write_results(build_file(member, event, code))
     except ValueError as error:  # a name holding '#' or a line break
         raise AbroadError(f"expected names without '#' or line breaks: {error}") from None
-    filename = f"abroad-{results.event.code}.txt"
-    data = text.encode("utf-8")
+    return text.encode("utf-8")
+
+
+def check_abroad(member: DirectMember, event: AbroadEvent) -> Built:
+    """Build the file and check it as any results file is checked, and its first day
+    against ``date_window``; nothing is stored."""
+    data = _written(member, event, PREVIEW_CODE)
+    filename = "abroad-results.txt"
     (report,) = check_results([(filename, data)])
-    return Built(filename, data, report)
+    built = Built(filename, data, report)
+    window = _window_problems(built, event.start, date_window(clock.today()))
+    return replace(built, report=replace(report, problems=(*report.problems, *window)))
+
+
+def _window_problems(
+    built: Built, start: dt.date, window: tuple[dt.date, dt.date]
+) -> tuple[Problem, ...]:
+    """An error when the first day is outside the window (a day after today is said once,
+    by the file's own check, when it is after the clock's today too)."""
+    earliest, latest = window
+    future = any(p.code == "future-event" for p in built.report.problems)
+    if earliest <= start <= latest or (start > latest and future):
+        return ()
+    line = next((n for n, text in built.lines if text.startswith("#EVENT DATE=")), 1)
+    expected = (
+        f"a first day from {format_day(earliest)} (the start of the period of the last"
+        f" list results sent now can reach) to today, {format_day(latest)}"
+    )
+    return (Problem.make("date-outside-window", line, "EVENT DATE", expected, format_day(start)),)
 
 
 def submit_abroad(member: DirectMember, event: AbroadEvent, *, user: Any = None) -> ForeignResult:
-    """Keep the member's results for the grading team, if the file passes its check."""
+    """Keep the member's results for the grading team, if the file passes its check: the
+    file kept is the one checked, given the next code of an event abroad."""
     built = check_abroad(member, event)
     if not built.ok:
         raise AbroadError(
             f"expected results without errors, got {len(built.report.errors)}: correct them first"
         )
     with transaction.atomic():
+        code = issue_abroad_code()
         made = ForeignResult.objects.create(
             member=member,
+            event_code=code,
             event_name=event.name,
             country=event.country,
             start_date=event.start,
             end_date=event.end,
-            raw=built.data,
+            raw=_written(member, event, code),
         )
         AuditLog.record("submit results from abroad", made, user=user, games=len(event.games))
     return made

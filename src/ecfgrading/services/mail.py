@@ -5,7 +5,9 @@ sent by the mail worker and retried on failure (issue 11, item 5).
 deliver); ``deliver_due`` is what the worker runs: it sends each message that is due
 through Django's SMTP backend, as plain text with the HTML alternative when there is one.
 A message the server refuses or cannot take is tried again later, each wait twice the
-one before (``MAIL_RETRY_SECONDS``), and marked failed after ``MAIL_MAX_ATTEMPTS`` tries.
+one before (``MAIL_RETRY_SECONDS``), and marked failed after ``MAIL_MAX_ATTEMPTS`` tries;
+one that cannot be sent at all is marked failed at once with its reason, and the run goes
+on with the others. Headers are made from text without line breaks (``header_text``).
 Nothing here sends inside a web request. Delivery is the worker's task (``deliver_mail``),
 which asks to be run again when a message is left to retry, at the time its retry is due.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import logging
+import re
 import smtplib
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +41,15 @@ log = logging.getLogger(__name__)
 LEASE = dt.timedelta(minutes=10)
 # However many tries, a retry waits at most this long.
 LONGEST_WAIT = dt.timedelta(hours=6)
+# OutboxMessage.subject's length.
+LONGEST_SUBJECT = 255
+
+
+def header_text(text: str) -> str:
+    """Text fit for a mail header: every run of white space, line breaks included, one
+    space (issue 24, case 9). A subject is made from an event's name or a file's; a line
+    break in it would be a header of the sender's choosing, and Django refuses to send it."""
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def queue_mail(
@@ -56,7 +68,12 @@ def queue_mail(
         if found is not None:
             return found
     message = OutboxMessage.objects.create(
-        kind=kind, to=to, subject=subject, body_text=text, body_html=html, key=key
+        kind=kind,
+        to=to.strip(),
+        subject=header_text(subject)[:LONGEST_SUBJECT],
+        body_text=text,
+        body_html=html,
+        key=key,
     )
     transaction.on_commit(_ask_worker)
     return message
@@ -141,7 +158,7 @@ def _claim(message: OutboxMessage) -> bool:
 
 def _email(message: OutboxMessage, connection: object) -> EmailMultiAlternatives:
     email = EmailMultiAlternatives(
-        message.subject,
+        header_text(message.subject),  # a row queued before subjects were made safe
         message.body_text,
         settings.DEFAULT_FROM_EMAIL,
         [message.to],
@@ -171,6 +188,13 @@ def _send(connection: object, message: OutboxMessage, unreachable: BaseException
         message.next_attempt_at = now + retry_wait(message.attempts)
         if unreachable is None:
             _close_quietly(connection)  # half-open after a failure: the next one opens anew
+    except Exception as error:
+        # Not the server's doing: the message itself cannot be sent (Django refuses an
+        # address with a line break, say). No retry can help; it must not stop the run.
+        log.exception("mail %s to %r cannot be sent", message.pk, message.to)
+        message.last_error = header_text(f"cannot be sent: {type(error).__name__}: {error}")
+        message.status = OutboxMessage.Status.FAILED
+        _close_quietly(connection)
     else:
         message.status = OutboxMessage.Status.SENT
         message.sent_at = now

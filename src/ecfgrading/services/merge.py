@@ -17,6 +17,7 @@ from ecfgrading.services.amendments import record_amendment
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
+from ecfgrading.services.results.remembered import remember_merge
 
 
 class MergeError(ServiceError):
@@ -44,6 +45,7 @@ def merge_players(
         gone.merged_into = kept
         gone.save(update_fields=["merged_into"])
         _fill_in(kept, gone)
+        remember_merge(gone, kept, user)  # later files find the survivor (issue 24, case 3)
         note_changed([gone.id, kept.id])
         AuditLog.record("merge players", kept, user=user, actor=actor, absorbed=gone.ref)
         record_amendment(

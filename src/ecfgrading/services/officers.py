@@ -18,6 +18,7 @@ from django.db import transaction
 
 from ecfgrading.engine.rateplay import TimeControlInput, rate_of_play
 from ecfgrading.engine.types import NotGraded, Rate
+from ecfgrading.formats.encoding import utf16_marked
 from ecfgrading.formats.problems import Problem
 from ecfgrading.lookups.officer_events import events_of
 from ecfgrading.lookups.roles import Role, has_role
@@ -143,7 +144,9 @@ _BINARY = (
 
 
 def _binary(data: bytes) -> bool:
-    return b"\x00" in data[:8192]
+    """Zero bytes, unless the file says it is UTF-16 text (issue 24): it is read as such
+    (formats.encoding), and kept as it came."""
+    return b"\x00" in data[:8192] and not utf16_marked(data)
 
 
 def _kept_binary(user: Any, filename: str, data: bytes) -> ImportResult:
@@ -167,9 +170,11 @@ def _event_code_line(data: bytes) -> int:
 
 
 def _ownership(user: Any, data: bytes, report: ImportReport) -> ImportReport:
-    """The report with one more error if the file's EVENT CODE is not the user's."""
+    """The report with one more error if the file's EVENT CODE is not the user's, or is
+    an event the grading team withdrew (issue 24, case 5)."""
     codes = _own_codes(user)
     code = report.event_code.strip().upper()
+    report = _not_withdrawn(data, report, code)
     if codes is None or not code or code in codes:
         return report
     problem = Problem(
@@ -182,6 +187,25 @@ def _ownership(user: Any, data: bytes, report: ImportReport) -> ImportReport:
         message=(
             f"expected EVENT CODE one of your events, got {code}: register the event first,"
             " or ask the grading team to assign it to you"
+        ),
+    )
+    return report.with_problem(problem)
+
+
+def _not_withdrawn(data: bytes, report: ImportReport, code: str) -> ImportReport:
+    withdrawn = Event.objects.filter(code=code, status=Event.Status.WITHDRAWN).first()
+    if not code or withdrawn is None:
+        return report
+    problem = Problem(
+        code="withdrawn-event",
+        severity="error",
+        line=_event_code_line(data),
+        field="EVENT CODE",
+        expected="an event not withdrawn",
+        got=code,
+        message=(
+            f"expected EVENT CODE an event not withdrawn, got {code}: the grading team"
+            f" withdrew it ({withdrawn.withdrawn_reason}); ask them if it should be graded"
         ),
     )
     return report.with_problem(problem)

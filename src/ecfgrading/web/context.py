@@ -6,6 +6,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from ecfgrading.lookups.site import site_url as site_url  # the pages' canonical links
+
 SITE_NAME = "ECF Grading Database"
 
 

@@ -30,7 +30,8 @@ urlpatterns = [
     path("counties/", clubs.counties, name="counties"),
     path("counties/<str:code>/", clubs.county, name="county"),
     path("events/", events.received, name="events"),
-    path("events/<str:code>/", events.event, name="event"),
+    # path: a code registered before codes were checked (``A/B``) keeps its page (issue 24).
+    path("events/<path:code>/", events.event, name="event"),
     path("lists/", lists.index, name="lists"),
     path("downloads/<str:filename>", lists.download, name="download"),
     path("feedback/", feedback.form, name="feedback"),

@@ -34,7 +34,10 @@ def start_warming() -> threading.Thread:
 def _keep_warm() -> None:
     seen = ""
     while True:
-        seen = warm_once(seen)
+        try:
+            seen = warm_once(seen)
+        finally:
+            connections.close_all()  # this thread's own connections, between looks
         time.sleep(INTERVAL)
 
 
@@ -46,8 +49,6 @@ def warm_once(seen: str) -> str:
     except Exception as error:  # a warming failure must never take a worker down
         _say_once(error)
         return seen
-    finally:
-        connections.close_all()  # this thread's own connections
 
 
 _said = [""]  # the last failure logged: the same one is not logged every INTERVAL

@@ -69,16 +69,17 @@ def member_abroad(request: HttpRequest) -> HttpResponse:
         return render(request, "backoffice/members/abroad.html", context, status=status)
     event = abroad_event(event_form, games)
     try:
+        # The check first: what it found is shown with any refusal, and a file that
+        # cannot be built at all is refused once (issue 24, case 8: never checked again).
+        context["built"] = abroad.check_abroad(member, event)
         if request.POST.get("action") == "submit":
             made = abroad.submit_abroad(member, event, user=request.user)
             messages.success(
                 request, f"Your results of {made.event_name} are with the grading team."
             )
             return redirect("backoffice:member_home")
-        context["built"] = abroad.check_abroad(member, event)
     except ServiceError as error:
-        built = {**context, "built": abroad.check_abroad(member, event)}
-        return refused(request, "backoffice/members/abroad.html", built, error)
+        return refused(request, "backoffice/members/abroad.html", context, error)
     return render(request, "backoffice/members/abroad.html", context)
 
 

@@ -16,6 +16,8 @@ from django.views.decorators.http import require_GET, require_POST
 from ecfgrading.backoffice.errors import office_view, refused
 from ecfgrading.backoffice.forms import EventForm, SubmitForm, UploadForm, time_control_from
 from ecfgrading.lookups.officer_events import accepted_file, officer_events, upload_events
+from ecfgrading.lookups.officer_submissions import sent_files
+from ecfgrading.lookups.paging import page_number
 from ecfgrading.lookups.roles import Role
 from ecfgrading.services import officers
 from ecfgrading.services.errors import ServiceError
@@ -112,6 +114,15 @@ def submit(request: HttpRequest) -> HttpResponse:
         "mailed": mailed,
     }
     return render(request, "backoffice/officers/submitted.html", context)
+
+
+@require_GET
+@office_view(*OFFICE)
+def submissions(request: HttpRequest) -> HttpResponse:
+    """The files he has sent, newest first: accepted, rejected with the reasons, and
+    superseded (issue 24, case 14); never another officer's."""
+    page = sent_files(request.user, page=page_number(request.GET.get("page")))
+    return render(request, "backoffice/officers/submissions.html", {"page": page})
 
 
 @require_GET

@@ -10,6 +10,7 @@ from ecfgrading.registry.models import (
     GradingList,
     ListEntry,
     ListVersion,
+    PublishedSnapshot,
     StartingGradeAssignment,
     StoredGamePoints,
     StoredPeriodTotal,
@@ -91,3 +92,13 @@ class StartingGradeAssignmentAdmin(CodeSearchAdmin):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(PublishedSnapshot)
+class PublishedSnapshotAdmin(ReadOnlyAdmin):
+    """What a published version's files were written from (issue 24): never changed."""
+
+    list_display = ("version", "previous", "august", "rule_set", "frozen_at")
+    list_select_related = ("version__grading_list", "previous__grading_list")
+    search_fields = ("version__grading_list__list_id",)
+    exclude = ("players",)  # thousands of rows: the files show them

@@ -17,8 +17,10 @@ from ecfgrading.registry.models import (
     Club,
     ClubMembership,
     County,
+    NameAlias,
     Player,
     PlayerAlias,
+    RateCount,
     Sequence,
 )
 from ecfgrading.registry.numbering import issue_code
@@ -111,3 +113,23 @@ class ClubMembershipAdmin(CodeSearchAdmin):
 @admin.register(Sequence)
 class SequenceAdmin(ReadOnlyAdmin):
     list_display = ("name", "last_value")
+
+
+@admin.register(NameAlias)
+class NameAliasAdmin(CodeSearchAdmin, ReadOnlyAdmin):
+    """The team's identification decisions, remembered for later files (issue 24)."""
+
+    list_display = ("spelling", "club_code", "event", "player", "decision", "decided_at")
+    list_filter = ("decision",)
+    list_select_related = ("event", "player")
+    search_fields = ("spelling", "player__surname", "=event__code")
+    code_field = "player__code"
+    raw_id_fields = ("event", "player", "case")
+
+
+@admin.register(RateCount)
+class RateCountAdmin(ReadOnlyAdmin):
+    """The exact counters of the rate limits (issue 24): forgotten after ``ends_at``."""
+
+    list_display = ("key", "count", "ends_at")
+    search_fields = ("key",)

@@ -1,5 +1,6 @@
 """The registry's models, one module per subject."""
 
+from ecfgrading.registry.models.aliases import NameAlias
 from ecfgrading.registry.models.audit import AuditLog
 from ecfgrading.registry.models.changes import IdentityChange
 from ecfgrading.registry.models.choices import (
@@ -14,6 +15,7 @@ from ecfgrading.registry.models.choices import (
 )
 from ecfgrading.registry.models.events import Event, Game, PendingIdentification, Submission
 from ecfgrading.registry.models.feedback import Feedback
+from ecfgrading.registry.models.limits import RateCount
 from ecfgrading.registry.models.lists import (
     GradingList,
     ListEntry,
@@ -33,6 +35,7 @@ from ecfgrading.registry.models.office import (
 )
 from ecfgrading.registry.models.people import Club, ClubMembership, County, Player, PlayerAlias
 from ecfgrading.registry.models.sequences import Sequence
+from ecfgrading.registry.models.snapshots import PublishedSnapshot
 
 __all__ = [
     "Amendment",
@@ -52,14 +55,17 @@ __all__ = [
     "IdentityChange",
     "ListEntry",
     "ListVersion",
+    "NameAlias",
     "NotGradedReason",
     "OutboxMessage",
     "PendingIdentification",
     "PlayRate",
     "Player",
     "PlayerAlias",
+    "PublishedSnapshot",
     "PublishedVersionError",
     "RateChoice",
+    "RateCount",
     "Result",
     "Sequence",
     "Sex",

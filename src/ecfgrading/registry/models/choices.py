@@ -30,6 +30,8 @@ class NotGradedReason(models.TextChoices):
     NO_CLOCK = NotGraded.NO_CLOCK.value, "No clocks"
     # Replaced by a later submission of the same event; kept on record.
     SUPERSEDED = "superseded", "Superseded by a later submission"
+    # Removed by a correction (issue 24, case 2): kept on record, never graded again.
+    REMOVED = "removed", "Removed by the grading team"
 
 
 class Result(models.TextChoices):

@@ -26,6 +26,9 @@ class Event(models.Model):
         REGISTERED = "registered", "Registered"
         RECEIVED = "received", "Results received"
         GRADED = "graded", "Graded"
+        # Withdrawn by the grading team (issue 24, case 5): kept on record, not chased;
+        # only an event holding no accepted games may be withdrawn.
+        WITHDRAWN = "withdrawn", "Withdrawn"
 
     code = models.CharField(max_length=20, unique=True)
     name = models.CharField(max_length=200, db_index=True)
@@ -54,6 +57,7 @@ class Event(models.Model):
     fee_class = models.CharField(max_length=40, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     results_deadline = models.DateField(null=True, blank=True)
+    withdrawn_reason = models.TextField(blank=True, help_text="Why the team withdrew it.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)  # public pages' token
 
@@ -117,6 +121,20 @@ class Submission(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.RECEIVED)
     report = models.JSONField(default=dict, blank=True, help_text="The check's problems.")
 
+    class Duplicates(models.TextChoices):
+        """Games of the file already on record under another event code (issue 24, case 1),
+        and what the grading team decided."""
+
+        NONE = "", "None on record elsewhere"
+        FLAGGED = "flagged", "On record elsewhere: the grading team decides"
+        CORRECTION = "correction", "Accepted as a correction of that event"
+        NEW_GAMES = "new-games", "Accepted for its new games only"
+        REJECTED = "rejected", "Rejected: its games were on record"
+
+    duplicates = models.CharField(
+        max_length=20, choices=Duplicates.choices, blank=True, default=Duplicates.NONE
+    )
+
     class Meta:
         ordering = ("-received_at", "-id")
         indexes = (
@@ -150,6 +168,8 @@ class PendingIdentification(models.Model):
         OPEN = "open", "Open"
         LINKED = "linked", "Linked to a player on record"
         CREATED = "created", "New player created"
+        # Closed by itself: a later submission of the event replaced its file (issue 24).
+        SUPERSEDED = "superseded", "Closed: its file was superseded"
 
     # Indexed by the unique (submission, pin) constraint.
     submission = models.ForeignKey(
@@ -186,7 +206,7 @@ class PendingIdentification(models.Model):
         constraints = (
             models.UniqueConstraint(fields=("submission", "pin"), name="pending_pin_unique"),
             models.CheckConstraint(
-                condition=Q(status="open") | Q(resolved_player__isnull=False),
+                condition=Q(status__in=("open", "superseded")) | Q(resolved_player__isnull=False),
                 name="pending_resolved_has_player",
             ),
         )

@@ -97,6 +97,8 @@ class ForeignResult(models.Model):
         REJECTED = "rejected", "Rejected"
 
     member = models.ForeignKey(DirectMember, on_delete=models.PROTECT, related_name="results")
+    # XA and a number in sequence (issue 24, case 7): nothing of the member's.
+    event_code = models.CharField(max_length=20, blank=True, db_index=True)
     event_name = models.CharField(max_length=200)
     country = models.CharField(max_length=60)
     start_date = models.DateField()

@@ -8,6 +8,7 @@ class Sequence(models.Model):
 
     GRADING_CODES = "grading-code"  # G28: codes are never reused
     GAMES = "game"  # Game.sequence: the order games were recorded in
+    ABROAD_EVENTS = "abroad-event"  # codes of events abroad, XA000001 on (issue 24)
 
     name = models.CharField(max_length=40, primary_key=True)
     last_value = models.BigIntegerField(default=0)

@@ -34,6 +34,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.services.amendments import carry_pending
 from ecfgrading.services.errors import ErrorKind, user_input
+from ecfgrading.services.lists.snapshots import freeze_published
 from ecfgrading.services.locks import busy_as_error
 
 
@@ -214,6 +215,7 @@ def _publish(
         target.status = ListVersion.Status.PUBLISHED
         target.published_at = published_at
         target.save(update_fields=["status", "published_at"])
+        freeze_published(target)  # its files never change (G26)
         carried = carry_pending(target)
         AuditLog.record(
             "publish list", target, user=user, actor=actor or "grading", amendments=carried

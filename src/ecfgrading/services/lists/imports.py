@@ -41,6 +41,7 @@ from ecfgrading.registry.models import (
 from ecfgrading.registry.numbering import note_codes_on_record
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
+from ecfgrading.services.lists.snapshots import freeze_published
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_list_row, normalise, too_long
 
@@ -495,6 +496,7 @@ def _version(
     version.status = ListVersion.Status.PUBLISHED
     version.published_at = source.published_at or source.now
     version.save()
+    freeze_published(version)  # its files never change (G26)
 
 
 def _grades(row: GradeListRow, rate: Rate) -> RateGrade:

@@ -11,23 +11,21 @@ refuses, in its own words, at the line that gave the refused value when it can b
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date, timedelta
-from functools import lru_cache
 
-from django.db import connection, models
+from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
-from ecfgrading.engine.rateplay import CONTROL_FIELDS, rate_of_play
-from ecfgrading.engine.types import Rate
+from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControl, rate_of_play
+from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.problems import Problem
-from ecfgrading.formats.results_model import EventDetails, GameResult, ResultsFile
+from ecfgrading.formats.results_model import EventDetails, ResultsFile
 from ecfgrading.formats.values import format_day
-from ecfgrading.matching.names import surname_key
-from ecfgrading.registry.models import Event, Game, Player, Submission
-from ecfgrading.services.people import from_entry, normalise, overflows, too_long
-from ecfgrading.services.results.write import event_dates, store_time_control
+from ecfgrading.registry.models import Event, Game, Player, PlayRate, Submission
+from ecfgrading.services.people import overflows, too_long
+from ecfgrading.services.results.same_games import Holding, file_fingerprints, held_elsewhere
+from ecfgrading.services.results.write import store_time_control
 
 # Integer columns by field class. The PostgreSQL backend uses Django's base table as it
 # is; SQLite stores any integer, so PostgreSQL's limits are the one set both obey.
@@ -60,11 +58,6 @@ def _column(model: type[models.Model], name: str) -> models.Field:
     return field
 
 
-def _narrowest(*columns: models.Field) -> models.Field:
-    """Of the columns one value is stored in, the one that holds the least."""
-    return min(columns, key=lambda column: column.max_length or 0)
-
-
 def _event_problems(event: EventDetails) -> Iterator[Problem]:
     def at(label: str) -> int:
         return event.field_lines.get(label, event.line)
@@ -78,9 +71,9 @@ def _event_problems(event: EventDetails) -> Iterator[Problem]:
 
 
 def _event_texts(event: EventDetails) -> list[tuple[str, models.Field, str]]:
-    code = _narrowest(_column(Event, "code"), _column(Submission, "event_code"))
+    # The EVENT CODE's width is the federation's pattern's (formats.event_codes, checked
+    # by the reader), which is the registry's: tests/services/test_checks.py holds them equal.
     texts = [
-        ("EVENT CODE", code, event.code),
         ("EVENT NAME", _column(Event, "name"), event.name),
         ("RESULTS OFFICER", _column(Event, "officer_name"), event.results_officer),
     ]
@@ -146,6 +139,55 @@ def cut_short(line: int, label: str, column: models.Field, text: str) -> Problem
     return Problem.make("cut-short", line, label, expected, text)
 
 
+# --- the rate of play the event was registered with -----------------------------------------
+
+_CONTROL_LABELS = (
+    "MINUTES FOR GAME",
+    "MOVES FIRST SESSION",
+    "MINUTES FIRST SESSION",
+    "MOVES SECOND SESSION",
+    "MINUTES SECOND SESSION",
+    "MINUTES REST OF GAME",
+    "SECONDS PER MOVE",
+    "ENVIRONMENT",
+)
+
+
+def rate_problems(results: ResultsFile) -> list[Problem]:
+    """An error when the file's time control gives another rate of play (G2) than the
+    event on record was registered with: the registered rate is the contract, and a file
+    must not turn a standard event rapid (issue 24, case 4). One query."""
+    details = results.event
+    control = details.time_control
+    if control is None or not details.code:
+        return []
+    event = Event.objects.filter(code=details.code).first()
+    found = rate_of_play(control)
+    given = found.value if isinstance(found, Rate) else PlayRate.NONE
+    if event is None or given == event.rate:
+        return []
+    given_lines = [
+        details.field_lines[label] for label in _CONTROL_LABELS if label in details.field_lines
+    ]
+    line = min(given_lines, default=details.line)
+    label = next((k for k in _CONTROL_LABELS if details.field_lines.get(k) == line), "")
+    expected = f"the rate of play {event.code} was registered with, {_registered(event)}"
+    return [Problem.make("rate-not-registered", line, label, expected, _rate_words(found, control))]
+
+
+def _registered(event: Event) -> str:
+    """'standard (36 moves in 90 min, then 15 min)', or the rate alone when the event was
+    registered without a time control."""
+    control = event.time_control()
+    words = event.rate if event.rate != PlayRate.NONE else f"not graded, {event.not_graded_reason}"
+    return f"{words} ({control})" if control is not None else str(words)
+
+
+def _rate_words(found: Rate | NotGraded, control: TimeControl) -> str:
+    words = found.value if isinstance(found, Rate) else f"not graded, {found.value}"
+    return f"{words} ({control})"
+
+
 # --- an event not yet played ---------------------------------------------------------------
 
 
@@ -163,55 +205,34 @@ def _future(results: ResultsFile, today: date) -> list[Problem]:
 
 # --- the same games under another event code -----------------------------------------------
 
-# A graded game as both a file and the registry can tell it: its day, the result from
-# the first side, and the two surname keys in order. Codes are left out: a resent file
-# may give them where the first gave none, and the registry issued new players theirs.
-Fingerprint = tuple[date, str, str, str]
-
-
-def fingerprint(day: date, result: str, one: str, two: str) -> Fingerprint:
-    """From two surname keys (``matching.names.surname_key``): 'Müller' and 'MULLER' agree."""
-    if two < one:
-        return day, result[::-1], two, one  # '10' from the other side is '01'; '55' stays
-    return day, result, one, two
-
 
 def resent_problems(results: ResultsFile, linked: Mapping[int, int]) -> list[Problem]:
-    """A warning when every graded game of the file is on record in one accepted file of
-    another event: counted twice otherwise. A warning, not an error: the grading team may
-    know better (an event given a new code), and a coincidence must not block a file.
+    """A warning for each accepted file of another event that holds graded games of this
+    one, found by who played, when, in which round and with what result (same_games), with
+    how many: they would count twice. A warning, not an error: the grading team decides
+    (the file corrects that event, only its new games count, or it is rejected), and a
+    coincidence must not block a file.
 
-    ``linked`` maps the PINs identified as players on record to their ids: games sent
-    again are between the same people, whom identification links.
+    ``linked`` maps the PINs identified as players on record (or most likely them) to
+    their ids: games sent again are between the same people, whom identification finds
+    however they are spelt. One query, none when no player is on record.
     """
-    expected = "games not yet received under another event code"
+    if _graded_rate(results.event) is None:
+        return []
+    wanted = file_fingerprints(results, linked)
+    total = sum(1 for _, game in results.games() if game.score.graded)
     line = _event_code_line(results)
     return [
-        Problem.make("games-already-received", line, "EVENT CODE", expected, holder)
-        for holder in _holders(results, linked)
+        already_received(line, holding, total)
+        for holding in held_elsewhere(wanted, results.event.code)
     ]
 
 
-def _holders(results: ResultsFile, linked: Mapping[int, int]) -> list[str]:
-    """'XX12345 (submission 3)' for each accepted file of another event holding them all.
-
-    One query, by the players' ids (indexed), finds the files holding the file's first
-    graded game between two linked players; only if there are any are the file's games
-    compared with theirs.
-    """
-    # Linked PINs are in the player list, so the first game needs no surnames: they are
-    # worked out (normalised again) only for the rare file that finds a holder.
-    rate = _graded_rate(results.event)
-    first = next((g for _, g in results.games() if _graded(g, linked)), None)
-    if rate is None or first is None:
-        return []
-    pair = (linked[first.pin1], linked[first.pin2])
-    candidates = _holding(results.event.code, rate, _day(results, first), pair)
-    if not candidates:
-        return []
-    wanted = _fingerprints(results, _surnames(results))
-    held = _games_of(candidates, min(wanted)[0], max(wanted)[0])
-    return [name for sid, name in sorted(candidates.items()) if not wanted - held[sid]]
+def already_received(line: int, holding: Holding, total: int) -> Problem:
+    """'4060 of its 7860 graded games, on record under CG130098 (submission 1)'."""
+    expected = "games not yet on record under another event code"
+    got = f"{holding.games} of its {total} graded games, on record under {holding.name}"
+    return Problem.make("games-already-received", line, "EVENT CODE", expected, got)
 
 
 def _graded_rate(event: EventDetails) -> Rate | None:
@@ -219,95 +240,6 @@ def _graded_rate(event: EventDetails) -> Rate | None:
     when the file gives no EVENT DATE (an error of its own)."""
     rate = rate_of_play(event.time_control) if event.time_control else None
     return rate if isinstance(rate, Rate) and event.event_date else None
-
-
-def _surnames(results: ResultsFile) -> dict[int, str]:
-    """PIN -> surname, as the registry keeps it."""
-    return {entry.pin: normalise(from_entry(entry))[0].surname for entry in results.players}
-
-
-def _graded(game: GameResult, players: Mapping[int, object]) -> bool:
-    """Graded, between two of ``players`` (a PIN not in the list is an error of the file)."""
-    return game.score.graded and game.pin1 in players and game.pin2 in players
-
-
-def _day(results: ResultsFile, game: GameResult) -> date:
-    return game.game_date or event_dates(results.event)[1]  # G3: undated, the last day
-
-
-def _fingerprints(results: ResultsFile, surnames: dict[int, str]) -> Counter[Fingerprint]:
-    keys = {pin: surname_key(surname) for pin, surname in surnames.items()}
-    return Counter(
-        fingerprint(_day(results, game), game.score.text, keys[game.pin1], keys[game.pin2])
-        for _, game in results.games()
-        if _graded(game, surnames)
-    )
-
-
-def _holding(code: str, rate: Rate, day: date, pair: tuple[int, int]) -> dict[int, str]:
-    # Only the two players' index lookups in SQL (a day's games between two people are a
-    # handful): filtering on rate or status there led SQLite to scan a whole rate instead.
-    # A plain statement: it runs for every file, and building it through the ORM cost
-    # ten times what the database takes to answer it.
-    one, two = pair
-    with connection.cursor() as cursor:
-        when = connection.ops.adapt_datefield_value(day)
-        cursor.execute(_holding_sql(), [one, two, two, one, when])
-        rows = cursor.fetchall()
-    return {
-        sid: f"{event} (submission {index})"
-        for game_rate, graded, sid, status, event, index in rows
-        if game_rate == rate.value
-        and graded
-        and status == Submission.Status.ACCEPTED
-        and event != code
-    }
-
-
-def _holding_sql() -> str:
-    """The games between two players on one day, with their submissions' status, event
-    code and index; columns named by the models."""
-    quote = connection.ops.quote_name
-
-    def game(name: str) -> str:
-        return f"g.{quote(_column(Game, name).column)}"
-
-    def sent(name: str) -> str:
-        return f"s.{quote(_column(Submission, name).column)}"
-
-    one, two = game("player1"), game("player2")
-    return (
-        f"SELECT {game('rate')}, {game('graded')}, {game('submission')}, {sent('status')}, "
-        f"{sent('event_code')}, {sent('submission_index')} "
-        f"FROM {quote(Game._meta.db_table)} g JOIN {quote(Submission._meta.db_table)} s "
-        f"ON s.{quote(Submission._meta.pk.column)} = {game('submission')} "
-        f"WHERE (({one} = %s AND {two} = %s) OR ({one} = %s AND {two} = %s)) "
-        f"AND {game('game_date')} = %s"
-    )
-
-
-def _games_of(
-    submissions: Iterable[int], first: date, last: date
-) -> dict[int, Counter[Fingerprint]]:
-    rows = Game.objects.filter(
-        submission_id__in=list(submissions), graded=True, game_date__range=(first, last)
-    ).values_list(
-        "submission_id",
-        "game_date",
-        "result",
-        "player1__surname",
-        "pending1__surname",
-        "player2__surname",
-        "pending2__surname",
-    )
-    held: dict[int, Counter[Fingerprint]] = defaultdict(Counter)
-    for sid, day, result, player1, pending1, player2, pending2 in rows:
-        one, two = _key(player1 or pending1 or ""), _key(player2 or pending2 or "")
-        held[sid][fingerprint(day, result, one, two)] += 1
-    return held
-
-
-_key = lru_cache(maxsize=4096)(surname_key)  # a league's few hundred names, over and over
 
 
 # --- what the database refused all the same ---------------------------------------------

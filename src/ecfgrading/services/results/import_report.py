@@ -34,6 +34,23 @@ class WaitingPlayer:
 
 
 @dataclass(frozen=True)
+class RememberedPlayer:
+    """A player identified by a decision the team made before (issue 24, case 3)."""
+
+    pin: int
+    name: str  # as the file wrote it
+    code: str  # the player's code on record
+    player: str  # his name on record
+    decided_on: str  # dd/mm/yyyy, the day the team decided
+
+    def said(self) -> str:
+        return (
+            f"{self.name} (PIN {self.pin}) identified as the team decided on "
+            f"{self.decided_on}: {self.player} {self.code}"
+        )
+
+
+@dataclass(frozen=True)
 class Written:
     """What the writer put on record for one accepted file (rolled back, it is dropped)."""
 
@@ -68,6 +85,7 @@ class ImportReport:
     new_players: tuple[NewPlayer, ...] = ()
     pending: tuple[WaitingPlayer, ...] = ()
     superseded_games: int = 0
+    remembered: tuple[RememberedPlayer, ...] = ()  # identified by the team's decisions
 
     def accepting(self, written: Written) -> ImportReport:
         """The report of a file whose writes were committed."""
@@ -132,6 +150,7 @@ def _text_lines(report: ImportReport) -> list[str]:
         lines.append(f"  kept on record as submission {report.submission_id}")
     lines += _count_lines(report)
     lines += [f"  new player {p.name}: {p.code}" for p in report.new_players]
+    lines += [f"  {p.said()}" for p in report.remembered]
     for waiting in report.pending:
         found = ", ".join(f"{c.name} {c.code} ({c.score})" for c in waiting.candidates)
         lines.append(

@@ -46,8 +46,14 @@ from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
-from ecfgrading.services.results.checks import refusal_problem, resent_problems, value_problems
+from ecfgrading.services.results.checks import (
+    rate_problems,
+    refusal_problem,
+    resent_problems,
+    value_problems,
+)
 from ecfgrading.services.results.import_report import ImportReport, Written
+from ecfgrading.services.results.remembered import recall_decisions
 from ecfgrading.services.results.trf import read_trf
 from ecfgrading.services.results.view import RegistryView, shared_view
 from ecfgrading.services.results.write import Plan, write_plan
@@ -262,12 +268,16 @@ class ResultsImporter:
         if results is None:
             return Plan(None, read.report)
         identified = identified or self._identify(results)
-        decisions = identified.decisions
+        decisions, remembered = recall_decisions(  # the team's decisions (issue 24, case 3)
+            results.event.code, identified.received, identified.decisions, identified.index
+        )
+        read = replace(read, report=replace(read.report, remembered=remembered))
         stale, earlier = _index_problems(results)
         problems = (
             *read.report.problems,
             *stale,
-            *resent_problems(results, _linked(decisions)),
+            *rate_problems(results),
+            *resent_problems(results, _played_by(decisions)),
             *identified.problems,
         )
         return Plan(
@@ -396,6 +406,18 @@ def _linked(decisions: dict[int, Decision]) -> dict[int, int]:
         for pin, d in decisions.items()
         if d.kind is DecisionKind.LINK and d.player_id is not None
     }
+
+
+def _played_by(decisions: dict[int, Decision]) -> dict[int, int]:
+    """PIN -> the player on record each player is, or (waiting for the queue) most likely
+    is: his games are found on record by who played them (same_games), and a game sent
+    again with a player's surname misspelt is still the same game."""
+    likely = {
+        pin: d.candidates[0][0]
+        for pin, d in decisions.items()
+        if d.kind is DecisionKind.PENDING and d.candidates
+    }
+    return {**likely, **_linked(decisions)}
 
 
 def _read(data: bytes, filename: str, event_code: str = "") -> _Read:
@@ -619,7 +641,16 @@ def accept(submission: Submission, written: Written, report: ImportReport) -> bo
         submission_index=report.submission_index,
         status=Submission.Status.ACCEPTED,
         report=report.as_dict(),
+        duplicates=_duplicates(report),
     )
+
+
+def _duplicates(report: ImportReport) -> str:
+    """Flagged for the grading team when games of the file are on record under another
+    event code (services.team.duplicates decides)."""
+    if any(p.code == "games-already-received" for p in report.problems):
+        return str(Submission.Duplicates.FLAGGED)
+    return str(Submission.Duplicates.NONE)
 
 
 def reject(submission: Submission, report: ImportReport) -> bool:

@@ -42,6 +42,7 @@ from ecfgrading.services.results.import_report import (
     WaitingPlayer,
     Written,
 )
+from ecfgrading.services.results.queue import close_superseded
 from ecfgrading.services.results.records import record_of
 from ecfgrading.services.results.registry_cache import RegistryCache
 
@@ -222,6 +223,7 @@ def supersede(event_code: str) -> int:
     earlier = Submission.objects.filter(event_code=event_code, status=Submission.Status.ACCEPTED)
     replaced = Game.objects.filter(submission__in=earlier).exclude(not_graded_reason="superseded")
     count = replaced.update(graded=False, not_graded_reason="superseded")
+    close_superseded(earlier)  # their open cases close themselves (issue 24, case 3)
     earlier.update(status=Submission.Status.SUPERSEDED)
     return count
 

@@ -16,7 +16,12 @@ from typing import Any
 from django.db.models import Q
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode
-from ecfgrading.lookups.identification import case_on_record, source, waiting
+from ecfgrading.lookups.identification import (
+    case_on_record,
+    same_person_cases,
+    source,
+    waiting,
+)
 from ecfgrading.registry.models import Game, PendingIdentification, Player
 from ecfgrading.registry.numbering import player_on_record, resolve_code
 from ecfgrading.services.errors import ErrorKind
@@ -39,7 +44,9 @@ def preview_link(case_id: int, code: str) -> Preview:
         f"The {_games(games)} waiting for {case.name} (pin {case.pin} of {source(case)}) "
         f"are given to {player.name} ({player.ref}).",
         *_club_line(case, player.name),
+        *_same_person_lines(case),
         "The case is closed as linked; the next grading run counts the games.",
+        _remembered_line(case, player.name),
     ]
     return Preview(f"Link {case.name} to {player.name} ({player.ref})", tuple(lines))
 
@@ -56,7 +63,9 @@ def preview_new(case_id: int) -> Preview:
         f"A new player {case.name} is put on record and {issued}.",
         f"The {_games(_waiting(case))} waiting for him are his.",
         *_club_line(case, case.name),
+        *_same_person_lines(case),
         "The case is closed as a new player.",
+        _remembered_line(case, "him"),
     ]
     return Preview(f"Create a new player {case.name}", tuple(lines))
 
@@ -98,6 +107,29 @@ def _open(case_id: int) -> PendingIdentification:
 
 def _waiting(case: PendingIdentification) -> int:
     return Game.objects.filter(waiting(case)).count()
+
+
+def _same_person_lines(case: PendingIdentification) -> list[str]:
+    """The other open cases of the same person, decided with this one (issue 24)."""
+    others = same_person_cases(case)[1:]
+    if not others:
+        return []
+    games = sum(_waiting(one) for one in others)
+    numbers = ", ".join(str(one.id) for one in others)
+    return [
+        f"The same person (spelling, club and event) waits in case {numbers} with "
+        f"{_games(games)}: decided with this one."
+    ]
+
+
+def _remembered_line(case: PendingIdentification, name: str) -> str:
+    event = case.submission.event.code if case.submission.event else "its event"
+    club = case.club_name or case.club_code
+    at = f" at {club}" if club else ""
+    return (
+        f"The decision is remembered: later files of {event} giving '{case.name}'{at} "
+        f"come in identified as {name}, as the team decided today."
+    )
 
 
 def _games(n: int) -> str:

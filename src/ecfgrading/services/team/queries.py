@@ -19,6 +19,7 @@ from django.utils import timezone
 from ecfgrading.lookups.queries import CLOSED, team_members
 from ecfgrading.registry.models import Amendment, AuditLog, Feedback
 from ecfgrading.services.amendments import record_amendment
+from ecfgrading.services.audit import record_change
 from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.mail import queue_mail
 
@@ -51,16 +52,27 @@ def assign(ref: str, member_id: int | None, *, user: Any) -> Feedback:
     member = _member(member_id)
     with transaction.atomic():
         feedback = _locked(ref)
-        before = feedback.assigned_to.get_username() if feedback.assigned_to else ""
+        before = _assignment(feedback)
         feedback.assigned_to = member
         if member is not None and feedback.status == Status.OPEN:
             feedback.status = Status.IN_PROGRESS
         feedback.save(update_fields=["assigned_to", "status", "updated_at"])
-        after = member.get_username() if member else ""
-        AuditLog.record(
-            "feedback.assigned", feedback, user=user, ref=feedback.ref, before=before, after=after
+        # Fields before and after, as every entry holds them (issue 24, case 6: a bare
+        # user name here broke the audit page).
+        record_change(
+            "feedback.assigned",
+            feedback,
+            before=before,
+            after=_assignment(feedback),
+            user=user,
+            ref=feedback.ref,
         )
     return feedback
+
+
+def _assignment(feedback: Feedback) -> dict[str, str]:
+    who = feedback.assigned_to.get_username() if feedback.assigned_to else ""
+    return {"assigned_to": who, "status": str(feedback.status)}
 
 
 def answer(
@@ -101,6 +113,38 @@ def answer(
         if mailed:
             _mail(feedback, status_url)
     return Answered(feedback.ref, feedback.status, mailed, amendment)
+
+
+@dataclass(frozen=True)
+class Noted:
+    feedback: Feedback
+    mailed: bool
+
+
+def note_correction(ref: str, what: str, *, user: Any, status_url: str = "") -> Noted:
+    """A correction made for the query (``services.team.corrections``, in its
+    transaction): the answer says exactly what changed, the query is resolved and its
+    sender told (issue 24, case 2)."""
+    feedback = _locked(ref)
+    before = {"status": feedback.status, "answer": feedback.answer}
+    line = (
+        f"Corrected on {_day(timezone.localdate())}: {what}. The next version of the "
+        "list computed from now on counts it; the amendments page lists it."
+    )
+    feedback.answer = f"{feedback.answer}\n\n{line}" if feedback.answer else line
+    feedback.status, feedback.resolved_at = Status.RESOLVED, timezone.now()
+    feedback.save(update_fields=["answer", "status", "resolved_at", "updated_at"])
+    after = {"status": feedback.status, "answer": feedback.answer}
+    record_change(
+        "feedback.answered", feedback, before=before, after=after, user=user, ref=feedback.ref
+    )
+    if feedback.email:
+        _mail(feedback, status_url)
+    return Noted(feedback, bool(feedback.email))
+
+
+def _day(day: Any) -> str:
+    return f"{day.day} {day:%B %Y}"
 
 
 def _amend(feedback: Feedback, correction: Correction | None, user: Any) -> Amendment | None:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 from ecfgrading.lookups.amendments import NEXT, AmendmentFilter, amendments
 from ecfgrading.lookups.paging import page_number
 from ecfgrading.web.caching import cached_page
+from ecfgrading.web.context import site_url
 from ecfgrading.web.render import respond
 
 # What the filters accept; anything else is ignored, as on the other lookups.
@@ -47,7 +48,7 @@ def amendments_page(request: HttpRequest) -> HttpResponse:
         "base_query": base,
         "filtered": bool(query),
         "next_version": NEXT,
-        "canonical": request.build_absolute_uri(f"{path}?{page_query}" if page_query else path),
+        "canonical": site_url(f"{path}?{page_query}" if page_query else path),
     }
     data = {
         "filters": named,

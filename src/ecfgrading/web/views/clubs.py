@@ -30,6 +30,7 @@ from ecfgrading.lookups.events import season_label
 from ecfgrading.lookups.members import Sort
 from ecfgrading.lookups.paging import page_number
 from ecfgrading.web.caching import cached_page
+from ecfgrading.web.context import site_url
 from ecfgrading.web.render import plain, respond
 
 LOOKUP = "web/clubs/lookup.html"
@@ -91,7 +92,7 @@ def _browse(request: HttpRequest, letter: str, number: int) -> HttpResponse:
 def counties(request: HttpRequest) -> HttpResponse:
     """``/counties/``: every county, A to Z, with its clubs and its four lists."""
     found = [(county, links(_as_match(county))) for county in counties_by_name()]
-    context = {"rows": found, "canonical": request.build_absolute_uri(reverse("web:counties"))}
+    context = {"rows": found, "canonical": site_url(reverse("web:counties"))}
     data = {"counties": [{**plain(county), "links": urls} for county, urls in found]}
     return respond(request, COUNTIES, context, data=data)
 
@@ -234,4 +235,4 @@ def _href(path: str, query: str) -> str:
 def _absolute(request: HttpRequest, path: str, query: str, page: int) -> str:
     if page > 1:
         query = f"{query}&page={page}" if query else f"page={page}"
-    return request.build_absolute_uri(_href(path, query))
+    return site_url(_href(path, query))

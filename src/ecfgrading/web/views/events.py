@@ -16,6 +16,7 @@ from ecfgrading.lookups.events import (
 from ecfgrading.lookups.paging import page_number
 from ecfgrading.web.api.schemas import EventOut, EventsOut, as_answered
 from ecfgrading.web.caching import cached_page
+from ecfgrading.web.context import site_url
 from ecfgrading.web.render import respond, wants_json
 from ecfgrading.web.views.clubs import players_url
 
@@ -41,7 +42,7 @@ def received(request: HttpRequest) -> HttpResponse:
         "sort_links": {
             option.value: _with_page(path, _query(found.season, option), 1) for option in EventSort
         },
-        "canonical": request.build_absolute_uri(_with_page(path, base, found.page.number)),
+        "canonical": site_url(_with_page(path, base, found.page.number)),
     }
     data = as_answered(EventsOut, found) if wants_json(request) else None
     return respond(request, RECEIVED, context, data=data)
@@ -57,7 +58,7 @@ def event(request: HttpRequest, code: str) -> HttpResponse:
     context = {
         "event": detail,
         "players_url": players_url(),
-        "canonical": request.build_absolute_uri(reverse("web:event", args=[recorded])),
+        "canonical": site_url(reverse("web:event", args=[recorded])),
     }
     data = as_answered(EventOut, detail) if wants_json(request) else None
     return respond(request, EVENT, context, data=data)

@@ -2,14 +2,13 @@
 
 No account: a report gets an unguessable reference and ``/feedback/<ref>/`` shows where
 it stands. The form is CSRF protected (Django's middleware) and limited per client
-address (django-ratelimit, ``settings.FEEDBACK_RATE``, counted in the shared cache);
-over the limit it says when to try again. Neither page is cached: the form carries a
-CSRF token, and a status changes when the grading team answers.
+address (``settings.FEEDBACK_RATE``, counted atomically by ``services.limits``, exact
+however many arrive at once); over the limit it says when to try again. Neither page is
+cached: the form carries a CSRF token, and a status changes when the grading team answers.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django import forms
@@ -17,11 +16,10 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
-from django_ratelimit.core import get_usage
 
+from ecfgrading.backoffice.access import client_ip
 from ecfgrading.lookups.queries import feedback_status
 from ecfgrading.services.feedback import (
     KINDS,
@@ -30,6 +28,7 @@ from ecfgrading.services.feedback import (
     NewFeedback,
     submit_feedback,
 )
+from ecfgrading.services.limits import Rate, give_back, take, wait_words
 from ecfgrading.web.render import respond
 
 RATE_GROUP = "feedback"
@@ -53,19 +52,20 @@ class FeedbackForm(forms.Form):
 def form(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, _prefilled(request))
-    wait = _seconds_to_wait(request)
+    wait = take(RATE_GROUP, _client(request), Rate.parse(settings.FEEDBACK_RATE))
     if wait is not None:
         return _too_many(request, FeedbackForm(request.POST), wait)
     sent = FeedbackForm(request.POST)
     if not sent.is_valid():
+        _give_back(request)
         return _page(request, sent, status=400)
     try:
         ref = submit_feedback(NewFeedback(**sent.cleaned_data))
     except FeedbackError as error:
+        _give_back(request)
         for field, problem in error.problems.items():
             sent.add_error(field if field in sent.fields else None, problem)
         return _page(request, sent, status=error.kind.http_status)
-    _count(request)
     return redirect(f"{_status_url(ref)}?sent=1")
 
 
@@ -131,42 +131,19 @@ def _problems(sent: FeedbackForm) -> list[tuple[str, str, str]]:
 # The limit per client address --------------------------------------------------------------
 
 
-def _usage(request: HttpRequest, *, increment: bool) -> dict[str, Any] | None:
-    usage: dict[str, Any] | None = get_usage(
-        request,
-        group=RATE_GROUP,
-        key="ip",
-        rate=settings.FEEDBACK_RATE,
-        method="POST",
-        increment=increment,
-    )
-    return usage
+def _client(request: HttpRequest) -> str:
+    return client_ip(request) or "unknown"
 
 
-def _seconds_to_wait(request: HttpRequest) -> int | None:
-    """Seconds until this address may send again, or None if it may now. Only accepted
-    reports count, so a sender correcting his form is never locked out by it."""
-    usage = _usage(request, increment=False)
-    if usage is None or usage["count"] < usage["limit"]:
-        return None
-    return max(1, int(usage["time_left"]))
-
-
-def _count(request: HttpRequest) -> None:
-    _usage(request, increment=True)
+def _give_back(request: HttpRequest) -> None:
+    """Only accepted reports count, so a sender correcting his form is never locked out
+    by it: a form sent back gives its use back."""
+    give_back(RATE_GROUP, _client(request), Rate.parse(settings.FEEDBACK_RATE))
 
 
 def _too_many(request: HttpRequest, sent: FeedbackForm, seconds: int) -> HttpResponse:
     """429: the form again, with what was typed, saying when to try again."""
     sent.is_valid()  # keeps what was typed; its errors are not shown over the limit
-    response = _page(request, sent, status=429, wait=_wait_text(seconds))
+    response = _page(request, sent, status=429, wait=wait_words(seconds))
     response["Retry-After"] = str(seconds)
     return response
-
-
-def _wait_text(seconds: int) -> str:
-    """'after 14:35 (in 23 minutes)', in the site's time zone."""
-    at = timezone.localtime(timezone.now() + dt.timedelta(seconds=seconds))
-    minutes = -(-seconds // 60)
-    span = "1 minute" if minutes == 1 else f"{minutes} minutes"
-    return f"after {at:%H:%M} (in {span})"

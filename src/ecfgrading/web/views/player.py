@@ -29,6 +29,7 @@ from django.utils.http import urlencode
 from ecfgrading.lookups.players import BadList, PlayerPage, locate, player_page
 from ecfgrading.web.api.schemas import PlayerPageOut, as_answered
 from ecfgrading.web.caching import cached_page
+from ecfgrading.web.context import site_url
 from ecfgrading.web.render import respond, wants_json
 
 
@@ -39,7 +40,7 @@ def player(request: HttpRequest, code: str) -> HttpResponse:
         return _redirect(request, located.code, permanent=not located.merged)
     list_id, version = _asked(request)
     page = player_page(located, list_id, version)
-    context = {"page": page, "canonical": request.build_absolute_uri(_shown_url(page))}
+    context = {"page": page, "canonical": site_url(_shown_url(page))}
     # The twin is the API's representation of the player (PlayerOut), and the page's own
     # parts beside it: one name for each fact, whichever door shows it.
     data = as_answered(PlayerPageOut, page) if wants_json(request) else None

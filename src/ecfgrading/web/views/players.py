@@ -13,6 +13,7 @@ from ecfgrading.lookups.paging import page_number
 from ecfgrading.lookups.search import PlayerSearch, search_players
 from ecfgrading.web.api.schemas import PlayerSearchOut, as_answered
 from ecfgrading.web.caching import cached_page
+from ecfgrading.web.context import site_url
 from ecfgrading.web.render import respond, wants_json
 
 TEMPLATE = "web/players/lookup.html"
@@ -36,7 +37,7 @@ def _canonical(request: HttpRequest, found: PlayerSearch) -> str:
     query = _query_string(found.query, found.inactive) if found.query else ""
     if found.page.number > 1:
         query = f"{query}&page={found.page.number}"
-    return request.build_absolute_uri(f"{request.path}?{query}" if query else request.path)
+    return site_url(f"{request.path}?{query}" if query else request.path)
 
 
 def _context(found: PlayerSearch) -> dict[str, Any]:

@@ -48,6 +48,8 @@ def index(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             return refused(request, "backoffice/team/assignments.html", context, error)
         messages.success(request, f"Saved: {proposed.words}")
+        if proposed.unused:  # G6: saved as asked, but said plainly (issue 24, case 14)
+            messages.warning(request, f"Note that {proposed.unused}.")
         return redirect("backoffice:team_assignments")
     status = 400 if request.method == "POST" else 200
     return render(request, "backoffice/team/assignments.html", context, status=status)

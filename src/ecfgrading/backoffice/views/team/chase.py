@@ -1,4 +1,5 @@
-"""The chase list of overdue events, and the Chase button (an e-mail to the officer)."""
+"""The chase list of overdue events, and the Chase button (an e-mail to the officer): its
+confirm page shows who gets what, and sends it once with that page's one-time key."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from ecfgrading.backoffice.errors import refused_back
 from ecfgrading.backoffice.views.team import team_only
@@ -24,13 +25,24 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "backoffice/team/chase.html", context)
 
 
-@require_POST
 @team_only
 def chase(request: HttpRequest, event_id: int) -> HttpResponse:
+    """GET: the confirm step (the reminder and its address); POST: queue it, once per key."""
+    back = reverse("backoffice:team_chase")
+    today = timezone.localdate()
     try:
-        record = chasing.chase(event_id, today=timezone.localdate(), user=request.user)
+        if request.method != "POST":
+            shown = chasing.preview(event_id, today=today)
+            context = {"preview": shown, "key": chasing.new_key()}
+            return render(request, "backoffice/team/chase_confirm.html", context)
+        key = request.POST.get("key", "")
+        done = chasing.chase(event_id, today=today, user=request.user, key=key)
     except ServiceError as error:
-        return refused_back(request, error, reverse("backoffice:team_chase"), prefix="Not chased: ")
+        return refused_back(request, error, back, prefix="Not chased: ")
+    record = done.record
     to = record.message.to if record.message else "the officer"
-    messages.success(request, f"Chased {record.event.code}: a reminder is queued for {to}.")
-    return redirect("backoffice:team_chase")
+    if done.repeated:
+        messages.info(request, f"{record.event.code} was already chased from that page: sent once.")
+    else:
+        messages.success(request, f"Chased {record.event.code}: a reminder is queued for {to}.")
+    return redirect(back)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ecfgrading.backoffice.errors import refused
 from ecfgrading.backoffice.forms_team import LinkForm, MergeForm
 from ecfgrading.backoffice.views.team import team_only
-from ecfgrading.lookups.identification import case_detail, open_case_list
+from ecfgrading.lookups.identification import case_detail, open_case_list, remembered_decisions
 from ecfgrading.lookups.profiles import Profile
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.merge import merge_players
@@ -25,7 +25,8 @@ _NO_ACTION = "expected an action: link or new"
 @require_GET
 @team_only
 def queue(request: HttpRequest) -> HttpResponse:
-    return render(request, _T + "identify.html", {"cases": open_case_list()})
+    context = {"cases": open_case_list(), "remembered": remembered_decisions()}
+    return render(request, _T + "identify.html", context)
 
 
 @require_GET

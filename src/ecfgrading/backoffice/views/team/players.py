@@ -9,9 +9,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from ecfgrading.backoffice.errors import refused, refused_back
+from ecfgrading.backoffice.errors import refused_back
 from ecfgrading.backoffice.views.team import team_only
+from ecfgrading.lookups.paging import page_number
 from ecfgrading.lookups.profiles import TeamPlayer, team_player
+from ecfgrading.lookups.search import resolve_code, search_players
 from ecfgrading.services.errors import NotFound, ServiceError
 from ecfgrading.services.team import memberships
 
@@ -19,15 +21,21 @@ from ecfgrading.services.team import memberships
 @require_GET
 @team_only
 def lookup(request: HttpRequest) -> HttpResponse:
-    """A code typed in the box leads to the player's page."""
-    code = request.GET.get("code", "").strip()
-    if code:
-        try:
-            found = team_player(code, today=timezone.localdate())
-        except ServiceError as error:
-            return refused(request, "backoffice/team/players.html", {"code": code}, error)
-        return redirect("backoffice:team_player", code=found.profile.code)
-    return render(request, "backoffice/team/players.html", {"code": ""})
+    """A grading code typed in the box, with or without its check letter, leads to the
+    player's page; a name lists the players it finds, everyone graded or with a graded
+    game, as the public lookup reads names (``lookups.search``; issue 24, case 14)."""
+    query = (request.GET.get("q") or request.GET.get("code") or "").strip()
+    if not query:
+        return render(request, _PAGE, {"code": ""})
+    code = resolve_code(query)
+    if code is not None:
+        return redirect("backoffice:team_player", code=code)
+    found = search_players(query, inactive=True, page=page_number(request.GET.get("page")))
+    context = {"code": query, "found": found, "failure": found.problem}
+    return render(request, _PAGE, context, status=404 if found.problem else 200)
+
+
+_PAGE = "backoffice/team/players.html"
 
 
 @require_GET

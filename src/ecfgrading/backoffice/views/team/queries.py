@@ -13,6 +13,8 @@ from ecfgrading.backoffice.errors import refused, refused_back
 from ecfgrading.backoffice.forms_team import AnswerForm, AssignToForm
 from ecfgrading.backoffice.views.team import team_only
 from ecfgrading.lookups import queries as on_record
+from ecfgrading.lookups.corrections import query_games
+from ecfgrading.lookups.site import site_url
 from ecfgrading.registry.models import Feedback
 from ecfgrading.services.errors import ServiceError
 from ecfgrading.services.team import queries
@@ -47,15 +49,15 @@ def detail(request: HttpRequest, ref: str) -> HttpResponse:
             on_record.team_members(),
             initial={"member": feedback.assigned_to_id or ""},
         ),
+        "games": query_games(feedback),  # to correct what it asks (issue 24, case 2)
     }
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         correction = (
             queries.Correction(data["what"], data["why"]) if data["what"] and data["why"] else None
         )
-        status_url = request.build_absolute_uri(
-            reverse("web:feedback-status", kwargs={"ref": feedback.ref})
-        )
+        # On the configured site, never the request's Host (issue 24, case 11).
+        status_url = site_url(reverse("web:feedback-status", kwargs={"ref": feedback.ref}))
         try:
             done = queries.answer(
                 feedback.ref,

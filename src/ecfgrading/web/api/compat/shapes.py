@@ -193,7 +193,7 @@ def player(info: PlayerInfo) -> dict[str, Any]:
     return {
         "ECF_code": info.code,
         "full_name": info.name,
-        "member_no": _or_none(info.member_no),
+        "member_no": None,  # private (issue 24): the field is kept for the clients' parsers
         "category": None,
         "due_date": None,
         "FIDE_no": info.fide_no,
@@ -272,7 +272,7 @@ def list_row(row: RatingRow) -> list[Any]:
     return [
         row.code,
         row.name,
-        _or_none(row.member_no),
+        None,  # member_no: private (issue 24), the column kept for the clients' parsers
         row.fide_no,
         _or_none(row.gender),
         row.nation,

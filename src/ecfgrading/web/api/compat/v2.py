@@ -33,7 +33,12 @@ def _player_by_code(code: str) -> dict[str, Any]:
 
 
 def _player_by_member(number: str) -> dict[str, Any]:
-    return shapes.player(players.player_by_member_no(number))
+    """Never answered (issue 24): a membership number is private, and saying whose it is
+    would publish it. The clients' "not found" is the answer, whatever the number."""
+    raise players.PlayerNotFound(
+        f"players are not looked up by membership number here, got {number!r}: membership "
+        "numbers are private; look the player up by grading code or name"
+    )
 
 
 def _players_named(stem: str) -> dict[str, Any]:

@@ -1,0 +1,166 @@
+"""The team's identification decisions, remembered and applied (issue 24, case 3).
+
+A decision (a case linked, a case made a new player, a merge) is kept as a ``NameAlias``:
+the file's spelling of the name, its club and its event, naming the player. An import
+loads those its file's players may meet and lets them identify whom the matcher could
+not (the rule is ``matching.remembered``'s); the report says "identified as the team
+decided on <date>".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.periods import season_of
+from ecfgrading.formats.names import full_name
+from ecfgrading.lookups.identification import same_person
+from ecfgrading.matching.identify import Decision, Received, RecordIndex
+from ecfgrading.matching.names import fold_club, fold_club_code
+from ecfgrading.matching.remembered import Remembered, as_decision, recall, spelling_key
+from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.merges import surviving_id
+from ecfgrading.registry.models import (
+    ClubMembership,
+    Event,
+    NameAlias,
+    PendingIdentification,
+    Player,
+)
+from ecfgrading.services.people import width
+from ecfgrading.services.results.import_report import RememberedPlayer
+
+
+def recall_decisions(
+    event_code: str,
+    received: Mapping[int, Received],
+    decisions: Mapping[int, Decision],
+    index: RecordIndex,
+) -> tuple[dict[int, Decision], tuple[RememberedPlayer, ...]]:
+    """The file's decisions (PIN -> decision) with the team's remembered ones applied,
+    and the players they identified, for the report."""
+    remembered = _remembered_for(received.values())
+    if not remembered:
+        return dict(decisions), ()
+    event_id = Event.objects.filter(code=event_code).values_list("id", flat=True).first()
+    applied = dict(decisions)
+    told: list[RememberedPlayer] = []
+    for pin, entry in received.items():
+        one = recall(entry, decisions[pin], event_id, remembered)
+        record = index.record(one.player_id) if one is not None else None
+        if one is None or record is None:
+            continue  # no decision, or its player is not on record as himself
+        applied[pin] = as_decision(entry, one)
+        code = str(GradingCode(record.code)) if record.code is not None else ""
+        on = f"{one.decided_on:%d/%m/%Y}"
+        told.append(RememberedPlayer(pin, entry.written, code, record.written, on))
+    return applied, tuple(told)
+
+
+def _remembered_for(entries: Iterable[Received]) -> list[Remembered]:
+    """The decisions remembered for these spellings, in any event, merges followed."""
+    keys = sorted({spelling_key(entry.written) for entry in entries})
+    rows: list[tuple[Any, ...]] = []
+    for start in range(0, len(keys), IN_CHUNK):
+        found = NameAlias.objects.filter(spelling_key__in=keys[start : start + IN_CHUNK])
+        rows += found.order_by().values_list(
+            "player_id", "event_id", "spelling_key", "club_code", "club_name", "decided_at"
+        )
+    if not rows:
+        return []
+    merges = Player.merges()
+    return [
+        Remembered(
+            surviving_id(merges, player), event, key, code, name, timezone.localtime(at).date()
+        )
+        for player, event, key, code, name, at in rows
+    ]
+
+
+# --- remembering ----------------------------------------------------------------------
+
+_MERGE = str(NameAlias.Decision.MERGE)
+
+
+def remember_cases(
+    cases: list[PendingIdentification],
+    player: Player,
+    decision: str,
+    user: Any,
+) -> None:
+    """The team's decision on these cases (one person: ``same_person``) is remembered."""
+    done = set()
+    for case in cases:
+        event = case.submission.event_id
+        key = same_person(case)
+        if event is None or key in done:
+            continue
+        done.add(key)
+        _remember(
+            case.name,
+            fold_club_code(case.club_code),
+            fold_club(case.club_name),
+            event,
+            player,
+            decision,
+            user=user,
+            case=case,
+        )
+
+
+def remember_merge(gone: Player, kept: Player, user: Any) -> int:
+    """A merge is remembered as the absorbed record's name, at each club he was seen with
+    in each event he played in, naming the survivor: a resubmission of those events
+    spelling him as his record did finds the survivor, not a third record."""
+    events = dict(
+        Event.objects.filter(Q(games__player1=gone) | Q(games__player2=gone))
+        .distinct()
+        .values_list("id", "end_date")
+    )
+    memberships = ClubMembership.objects.filter(player=gone).select_related("club")
+    written = full_name(gone.surname, gone.forenames)
+    made = 0
+    for event, end in events.items():
+        season = season_of(end)
+        clubs = [
+            (fold_club_code(m.club.code or ""), fold_club(m.club.name))
+            for m in memberships
+            if m.first_season <= season <= m.last_season
+        ] or [("", "")]
+        for code, name in clubs:
+            _remember(written, code, name, event, kept, _MERGE, user=user)
+            made += 1
+    return made
+
+
+def _remember(
+    spelling: str,
+    club_code: str,
+    club_name: str,
+    event: int,
+    player: Player,
+    decision: str,
+    *,
+    user: Any,
+    case: PendingIdentification | None = None,
+) -> None:
+    """One spelling at one club in one event is ``player``: the latest decision wins."""
+    by = user if getattr(user, "pk", None) is not None else None
+    NameAlias.objects.update_or_create(
+        event_id=event,
+        spelling_key=spelling_key(spelling)[: width(NameAlias, "spelling_key")],
+        club_code=club_code[: width(NameAlias, "club_code")],
+        club_name=club_name[: width(NameAlias, "club_name")],
+        defaults={
+            "spelling": spelling[: width(NameAlias, "spelling")],
+            "player": player,
+            "decision": decision,
+            "case": case,
+            "decided_by": by,
+            "decided_at": timezone.now(),
+        },
+    )

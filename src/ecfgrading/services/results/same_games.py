@@ -1,0 +1,221 @@
+"""Games already on record, found by what was played, not by how names are spelt.
+
+A game's fingerprint is its two players as identified on record (their ids, after
+identification), its day, its round and its result, with the two players in one order
+and the result turned round with them: a file resent under a new code, with surnames
+spelt otherwise, its players' codes given or not, or as part of a larger file (or a
+smaller one), gives the same fingerprints as the file on record (issue 24, case 1).
+
+Finding them costs one query a file (by the players' ids, indexed), not one a game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from django.db import connection, models
+
+from ecfgrading.formats.results_model import ResultsFile
+from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.models import Game, Submission
+from ecfgrading.services.results.write import event_dates
+
+# (lower player id, higher player id, day, round or None, result from the lower id's side)
+Fingerprint = tuple[int, int, date, int | None, str]
+
+
+def fingerprint(one: int, two: int, day: date, round_: int | None, result: str) -> Fingerprint:
+    """'10' from the other side is '01', '1d' is 'd1'; '55' and 'dd' stay."""
+    if two < one:
+        return two, one, day, round_, result[::-1]
+    return one, two, day, round_, result
+
+
+@dataclass(frozen=True)
+class Holding:
+    """An accepted file of another event holding some of the games looked for."""
+
+    submission_id: int
+    event_id: int | None
+    event_code: str
+    submission_index: int | None
+    games: int  # how many of the games looked for it holds
+
+    @property
+    def name(self) -> str:
+        """'XX12345 (submission 3)', as reports name a file of an event."""
+        return f"{self.event_code} (submission {self.submission_index or '?'})"
+
+
+def file_fingerprints(results: ResultsFile, linked: Mapping[int, int]) -> Counter[Fingerprint]:
+    """The graded games of a file between two players identified on record (``linked``:
+    PIN -> player id); a game with a player not (yet) on record has no fingerprint."""
+    event = results.event
+    last_day = event_dates(event)[1] if event.event_date or event.final_result_date else None
+    found: Counter[Fingerprint] = Counter()
+    for _, game in results.games():
+        one, two = linked.get(game.pin1), linked.get(game.pin2)
+        day = game.game_date or last_day  # G3: undated, the event's last day
+        if one is None or two is None or day is None or not game.score.graded:
+            continue
+        found[fingerprint(one, two, day, game.round, game.score.text)] += 1
+    return found
+
+
+def held_elsewhere(wanted: Counter[Fingerprint], event_code: str) -> list[Holding]:
+    """The accepted files of events other than ``event_code`` holding any of ``wanted``,
+    each with how many (a game the file gives twice counts twice only if held twice),
+    most first."""
+    held, about = _held(wanted, event_code)
+    asked = _by_game(wanted)  # once, not once a holder
+    holdings = [
+        Holding(sid, *about[sid], games=sum(matched(asked, found).values()))
+        for sid, found in held.items()
+    ]
+    return sorted((h for h in holdings if h.games), key=lambda h: (-h.games, h.submission_id))
+
+
+def held_anywhere(wanted: Counter[Fingerprint], event_code: str) -> Counter[Fingerprint]:
+    """The games of ``wanted`` on record in accepted files of other events, all together."""
+    held, _ = _held(wanted, event_code)
+    return matched(_by_game(wanted), sum(held.values(), Counter()))
+
+
+_About = tuple[int | None, str, int | None]  # a file's event id, event code and index
+
+
+def _held(
+    wanted: Counter[Fingerprint], event_code: str
+) -> tuple[dict[int, Counter[Fingerprint]], dict[int, _About]]:
+    """Submission id -> the graded games between ``wanted``'s players in its days, of
+    every accepted file of an event other than ``event_code``."""
+    if not wanted:
+        return {}, {}
+    rows = _games_between(
+        {one for one, *_ in wanted} | {two for _, two, *_ in wanted},
+        min(day for *_, day, _, _ in wanted),
+        max(day for *_, day, _, _ in wanted),
+    )
+    held: dict[int, Counter[Fingerprint]] = defaultdict(Counter)
+    about: dict[int, _About] = {}
+    for one, two, day, round_, result, graded, sid, status, code, index, event_id in rows:
+        if graded and status == Submission.Status.ACCEPTED and code != event_code:
+            held[sid][fingerprint(one, two, day, round_, result)] += 1
+            about[sid] = (event_id, code, index)
+    return held, about
+
+
+_Game = tuple[int, int, date, str]  # a fingerprint without its round
+_Asked = dict[_Game, "Counter[int | None]"]
+
+
+def matched(asked: _Asked, held: Counter[Fingerprint]) -> Counter[Fingerprint]:
+    """The games asked for (``_by_game``) that ``held`` holds, each at most as often as
+    it is held. A round matches the same round; a game without one (a file that gives
+    none) matches a game of any round, as often as those left over allow."""
+    found: Counter[Fingerprint] = Counter()
+    for game, rounds in _by_game(held).items():  # a holder's few, not all those asked
+        wanted = asked.get(game)
+        if wanted is None:
+            continue
+        for round_, count in _match_rounds(wanted, rounds).items():
+            found[(*game[:3], round_, game[3])] = count
+    return found
+
+
+def _by_game(games: Counter[Fingerprint]) -> _Asked:
+    grouped: dict[_Game, Counter[int | None]] = defaultdict(Counter)
+    for (one, two, day, round_, result), count in games.items():
+        grouped[(one, two, day, result)][round_] += count
+    return grouped
+
+
+def _match_rounds(asked: Counter[int | None], held: Counter[int | None]) -> Counter[int | None]:
+    """How many of each asked round are held: the same round first, then a round given
+    on one side only against what is left on the other."""
+    found = asked & held
+    if len(asked) == 1 and asked == found:  # the common case: one round, all held
+        return found
+    asked, held = asked - found, held - found  # no round is left on both sides now
+    free = held.pop(None, 0)  # held games without a round: any asked round matches them
+    unrounded = min(asked.pop(None, 0), sum(held.values()) + free)
+    free -= max(0, unrounded - sum(held.values()))  # the rounded held games go first
+    if unrounded:
+        found[None] += unrounded
+    for round_, count in sorted(asked.items()):
+        taken = min(count, free)
+        if taken:
+            found[round_] += taken
+            free -= taken
+    return found
+
+
+def submission_games(submission_id: int) -> dict[int, Fingerprint]:
+    """Game id -> fingerprint of the graded games on record of one file between two
+    players on record."""
+    rows = Game.objects.filter(
+        submission_id=submission_id,
+        graded=True,
+        player1__isnull=False,
+        player2__isnull=False,
+    ).values_list("id", "player1_id", "player2_id", "game_date", "round", "result")
+    return {pk: fingerprint(*row) for pk, *row in rows}
+
+
+_Row = tuple[int, int, date, int | None, str, bool, int, str, str, int | None, int | None]
+
+
+def _games_between(players: set[int], first: date, last: date) -> list[_Row]:
+    """Every game on record between two of ``players`` from ``first`` to ``last``, with
+    its file's status, event code and index: one statement (one per IN_CHUNK players
+    of the first side). Only the players' indexes in SQL: filtering on rate or status
+    there led SQLite to scan a whole rate instead. A plain statement: it runs for every
+    file checked, and building it through the ORM costs more than the database takes."""
+    ids = sorted(players)
+    marks = ", ".join(["%s"] * len(ids))
+    rows: list[_Row] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(ids), IN_CHUNK):
+            chunk = ids[start : start + IN_CHUNK]
+            sql = _between_sql(", ".join(["%s"] * len(chunk)), marks)
+            when = [connection.ops.adapt_datefield_value(day) for day in (first, last)]
+            cursor.execute(sql, [*chunk, *ids, *when])
+            rows += [_typed(row) for row in cursor.fetchall()]
+    return rows
+
+
+def _typed(row: tuple) -> _Row:  # type: ignore[type-arg]
+    """SQLite answers dates as text in a plain statement."""
+    day = row[2] if isinstance(row[2], date) else date.fromisoformat(str(row[2]))
+    return (row[0], row[1], day, row[3], row[4], bool(row[5]), *row[6:])
+
+
+def _between_sql(first_side: str, second_side: str) -> str:
+    quote = connection.ops.quote_name
+
+    def column(model: type[models.Model], alias: str, name: str) -> str:
+        field = model._meta.get_field(name)
+        assert isinstance(field, models.Field)
+        return f"{alias}.{quote(field.column)}"
+
+    def game(name: str) -> str:
+        return column(Game, "g", name)
+
+    def sent(name: str) -> str:
+        return column(Submission, "s", name)
+
+    selected = [
+        *(game(name) for name in ("player1", "player2", "game_date", "round", "result")),
+        *(game(name) for name in ("graded", "submission")),
+        *(sent(name) for name in ("status", "event_code", "submission_index", "event")),
+    ]
+    return (
+        f"SELECT {', '.join(selected)} "
+        f"FROM {quote(Game._meta.db_table)} g JOIN {quote(Submission._meta.db_table)} s "
+        f"ON s.{quote(Submission._meta.pk.column)} = {game('submission')} "
+        f"WHERE {game('player1')} IN ({first_side}) AND {game('player2')} IN ({second_side}) "
+        f"AND {game('game_date')} BETWEEN %s AND %s"
+    )
