@@ -156,6 +156,8 @@ def _shoot(url: str, folder: Path, files: Path) -> None:
         _first_screen(desktop, folder / "officer-submitted-desktop.png")
         desktop.goto(url + "/backoffice/events/")
         _first_screen(desktop, folder / "officer-events-desktop.png")
+        desktop.goto(url + "/backoffice/results/sent/")  # issue 24: every file sent
+        _first_screen(desktop, folder / "officer-sent-desktop.png")
         desktop.close()
 
         width, height = WIDTHS["desktop"]
