@@ -171,6 +171,9 @@ def _row(cells: list[str], line: int, log: ProblemLog) -> GradeListRow | None:
     )
 
 
+_CATEGORIES = {category.value: category for category in Category}  # Category(x), faster
+
+
 @dataclass(frozen=True)
 class _Cells:
     """One row's cells, converted one column at a time with problems logged."""
@@ -199,11 +202,11 @@ class _Cells:
             return None
 
     def category(self, column: int) -> Category:
-        try:
-            return Category(self.cells[column].upper())
-        except ValueError:
+        found = _CATEGORIES.get(self.cells[column].upper())
+        if found is None:
             self._problem("bad-category", column, "X, A, B, C, D, E or empty")
             return Category.NONE
+        return found
 
     def rate(self, first: int) -> RateGrade:
         """Category, grade, previous grade and games, from column ``first`` on."""

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
 from ecfgrading.engine.types import ResultCode
-from ecfgrading.formats.lexer import TABLE_KEYS, Token
+from ecfgrading.formats.lexer import LINE_FIELDS, PLAYER_LINE, RESULT_LINE, TABLE_KEYS, Token
 from ecfgrading.formats.problems import ProblemLog
 from ecfgrading.formats.results_model import Colour, PartKind, WhiteOn
 from ecfgrading.formats.values import BadValue, day, decimal, text, whole
@@ -164,6 +165,45 @@ def collect(
         else:
             values[attr] = value
     return values, lines
+
+
+Converter = Callable[[str], Any]
+
+
+def _line_specs(kind: str, specs: Mapping[str, FieldSpec]) -> tuple[tuple[str, Converter], ...]:
+    """Each field's attribute and converter: a padded text value is stripped, as ``lex``
+    strips a field's value; a line repeats few other values (PINs, dates) thousands of
+    times a season, so those are converted once."""
+    chosen = ((specs[name.replace(" ", "")], padded) for name, padded in LINE_FIELDS[kind])
+    return tuple((spec.attr, _line_converter(spec.convert, padded)) for spec, padded in chosen)
+
+
+def _line_converter(convert: Converter, padded: bool) -> Converter:
+    if padded:
+        assert convert is text, "a padded line value is text"
+        return str.strip
+    return convert if hasattr(convert, "cache_info") else lru_cache(maxsize=4096)(convert)
+
+
+_LINE_SPECS = {
+    RESULT_LINE: _line_specs(RESULT_LINE, RESULT_FIELDS),
+    PLAYER_LINE: _line_specs(PLAYER_LINE, PLAYER_FIELDS),
+}
+
+
+def collect_line(token: Token) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """``collect`` of a line token, whose fields are distinct; None when a value does not
+    convert (``collect`` of its fields reports it)."""
+    fields = token.fields or ()
+    try:
+        values = {
+            attr: convert(given)
+            for (attr, convert), given in zip(_LINE_SPECS[token.key], fields, strict=True)
+            if given is not None
+        }
+    except BadValue:
+        return None
+    return values, dict.fromkeys(values, token.line)
 
 
 def names_by_attr(specs: Mapping[str, FieldSpec]) -> Mapping[str, str]:

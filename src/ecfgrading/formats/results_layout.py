@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from ecfgrading.formats.lexer import Token
+from ecfgrading.formats.lexer import PLAYER_LINE, RESULT_LINE, Token, fields_of
 from ecfgrading.formats.problems import ProblemLog
 from ecfgrading.formats.results_fields import (
     ALL_FIELDS,
@@ -59,6 +59,7 @@ class Layout:
     empty: bool = True
 
 
+_LINE_SECTIONS = {RESULT_LINE: Section.PART, PLAYER_LINE: Section.PLAYERS}
 _HEADERS = frozenset({EVENT_DETAILS, PLAYER_LIST, *PART_HEADERS})
 Route = Callable[[Token], None]
 
@@ -69,6 +70,16 @@ class _Grouper:
     layout: Layout = field(default_factory=Layout)
     section: Section = Section.NONE
     current: list[Token] | None = None  # the set being filled
+    handler: Route | None = None  # where the fields of the open section go
+
+    def route(self, token: Token) -> None:
+        """One field: a header opens its section; any other goes to the open one."""
+        if token.key in _HEADERS:
+            self.handler = self.open(token)
+        elif self.handler is None:
+            self.handler = self.headless(token)
+        else:
+            self.handler(token)
 
     def open(self, token: Token) -> Route:
         """Start a section; returns the handler for its fields."""
@@ -121,6 +132,18 @@ class _Grouper:
         else:
             self.current.append(token)
 
+    def line_set(self, token: Token) -> None:
+        """A line token: a set of its own, unless its fields belong to another section."""
+        if self.section is not _LINE_SECTIONS[token.key]:
+            for field_token in fields_of(token):
+                self.route(field_token)
+            return
+        self.current = [token]  # fields on the lines after it join it, as they would PIN
+        sets = (
+            self.layout.players if self.section is Section.PLAYERS else self.layout.parts[-1].sets
+        )
+        sets.append(self.current)
+
     def result_field(self, token: Token) -> None:
         key = token.key
         if key in RESULT_FIELDS and self.current is not None and key != "PIN1":
@@ -162,12 +185,9 @@ def group(tokens: Sequence[Token], log: ProblemLog) -> Layout:
     """Sections and sets: a player set starts at PIN, a result set at PIN1."""
     grouper = _Grouper(log)
     grouper.layout.empty = not tokens
-    route: Route | None = None
     for token in tokens:
-        if token.key in _HEADERS:
-            route = grouper.open(token)
-        elif route is None:
-            route = grouper.headless(token)
+        if token.fields is not None:
+            grouper.line_set(token)
         else:
-            route(token)
+            grouper.route(token)
     return grouper.layout

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 from ecfgrading.engine.codes import GradingCode
-from ecfgrading.formats.lexer import Token
+from ecfgrading.formats.lexer import Token, fields_of, plain
 from ecfgrading.formats.problems import ProblemLog
 from ecfgrading.formats.results_checks import (
     PartContext,
@@ -15,7 +17,13 @@ from ecfgrading.formats.results_checks import (
     check_unique_code,
     check_unique_pin,
 )
-from ecfgrading.formats.results_fields import PART_FIELDS, PLAYER_FIELDS, RESULT_FIELDS, collect
+from ecfgrading.formats.results_fields import (
+    PART_FIELDS,
+    PLAYER_FIELDS,
+    RESULT_FIELDS,
+    collect,
+    collect_line,
+)
 from ecfgrading.formats.results_layout import PartLayout
 from ecfgrading.formats.results_model import GameResult, PlayerEntry, ResultsPart
 from ecfgrading.formats.values import BadValue, grading_code
@@ -36,7 +44,8 @@ def build_players(sets: Sequence[Sequence[Token]], log: ProblemLog) -> tuple[Pla
 
 
 def build_player(tokens: Sequence[Token], log: ProblemLog) -> PlayerEntry | None:
-    values, lines = collect(tokens, PLAYER_FIELDS, log)
+    tokens, read = _line_read(tokens)
+    values, lines = read or collect(tokens, PLAYER_FIELDS, log)
     if "pin" not in values:
         return None
     code = _code(values.get("code_text", ""), lines, tokens, log)
@@ -52,14 +61,16 @@ def _code(
     if not text:
         return None
     try:
-        return grading_code(text)
+        return _grading_code(text)
     except BadValue as bad:
         line = lines["code_text"]
-        name = next(t.name for t in tokens if t.line == line and t.key in _CODE_KEYS)
+        name = next(t.name for t in plain(tokens) if t.line == line and t.key in _CODE_KEYS)
         log.add(bad.code, line, name, bad.expected, text)
         return None
 
 
+# A season's files quote the same players' codes again and again.
+_grading_code = lru_cache(maxsize=65536)(grading_code)
 _CODE_KEYS = frozenset(key for key, spec in PLAYER_FIELDS.items() if spec.attr == "code_text")
 
 
@@ -77,13 +88,32 @@ def build_part(layout: PartLayout, context: PartContext, log: ProblemLog) -> Res
 
 
 def build_game(tokens: Sequence[Token], context: PartContext, log: ProblemLog) -> GameResult | None:
-    _check_order(tokens, log)
-    values, lines = collect(tokens, RESULT_FIELDS, log)
+    values, lines = _game_fields(tokens, log)
     if not ("pin1" in values and "score" in values and "pin2" in values):
         return None
     game = GameResult(**values, line=tokens[0].line)
     check_game(game, lines, context, log)
     return game
+
+
+def _game_fields(tokens: Sequence[Token], log: ProblemLog) -> tuple[dict[str, Any], dict[str, int]]:
+    tokens, read = _line_read(tokens)
+    if read is not None:
+        return read
+    _check_order(tokens, log)
+    return collect(tokens, RESULT_FIELDS, log)
+
+
+Read = tuple[dict[str, Any], dict[str, int]]  # collect's values and lines
+
+
+def _line_read(tokens: Sequence[Token]) -> tuple[Sequence[Token], Read | None]:
+    """A set that is one line token alone, read whole; else its fields, to collect."""
+    first = tokens[0]
+    if first.fields is None:
+        return tokens, None
+    read = collect_line(first) if len(tokens) == 1 else None
+    return (tokens, read) if read is not None else ([*fields_of(first), *tokens[1:]], None)
 
 
 def _check_order(tokens: Sequence[Token], log: ProblemLog) -> None:
