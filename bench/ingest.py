@@ -19,6 +19,12 @@ change the size's games a season and players on record; the events follow from t
     registry warm and cold (the web's single upload);
 (c) the same on PostgreSQL with ``--postgres URL``, in a scratch database (``--scratch``,
     ``ecfgrading_bench`` by default) created and dropped on that URL's server;
+(e) beside each import, its floor, measured in the same child: the rows the import
+    writes (one submission holding each file's bytes, every game, one club membership per
+    player entry) inserted plainly into tables made like the registry's, with their
+    indexes, in one transaction: ``executemany`` on a fresh SQLite file in WAL mode with
+    a 256 MB page cache, or COPY into fresh tables of the scratch PostgreSQL database;
+    then the import's time over the floor's;
 (d) with ``--at-once``, ``--repeat`` times on each database: two importers at once, each
     a process importing one half of the files (contiguous in the order received, the
     files of one event in one half), against one importer doing both halves; each starts
@@ -369,7 +375,7 @@ def worker(directory: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
     names = [name for name, _ in files]
     paths = [directory / "results" / name for name in names]
     rows += _results_import(paths[: args.max_files] if args.max_files else paths)
-    return rows
+    return with_floor(rows, paths[: args.max_files] if args.max_files else paths)
 
 
 def _timed(step: str, run: Any, amount: str) -> dict[str, Any]:
@@ -513,6 +519,144 @@ def _single_file(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
         outcome = "accepted" if result.accepted else "REJECTED"
         rows.append({"step": step, "amount": f"{games} games, {outcome}", "seconds": seconds})
     return rows
+
+
+# (e) the floor: the import's rows inserted plainly -----------------------------------------
+
+# The registry's tables the floor copies (with their indexes), and the columns it fills.
+FLOOR_TABLES = {
+    "registry_submission": (
+        "event_code", "submission_index", "raw", "filename", "sha256", "sender_name",
+        "received_at", "status", "report", "duplicates",
+    ),
+    "registry_game": (
+        "event_id", "submission_id", "player1_id", "player2_id", "result", "game_date",
+        "date_given", "round", "board", "part_kind", "part_name", "colour", "rate", "graded",
+        "not_graded_reason", "line", "sequence", "comment",
+    ),
+    "registry_clubmembership": ("player_id", "club_id", "first_season", "last_season"),
+}  # fmt: skip
+FLOOR_PAGE_CACHE_KIB = 256 * 1024
+
+
+def with_floor(rows: list[dict[str, Any]], paths: list[Path]) -> list[dict[str, Any]]:
+    """The import's rows, then the floor of its write and the ratio, beside it."""
+    floor, floor_cpu = _floor(paths)
+    imported = next((row for row in rows if row["step"] == "results import"), None)
+    cpu = next((row for row in rows if row["step"].startswith("  CPU")), None)
+    at = rows.index(imported) + 1 if imported else len(rows)
+    said = {"step": "  import / floor", "amount": "-"}
+    if imported and cpu and floor["seconds"] and floor_cpu:
+        wall, used = imported["seconds"] / floor["seconds"], cpu["seconds"] / floor_cpu
+        said["amount"] = f"{wall:.1f}x wall clock, {used:.1f}x CPU"
+    return [*rows[:at], floor, said, *rows[at:]]
+
+
+def _floor(paths: list[Path]) -> tuple[dict[str, Any], float]:
+    """The floor's row of the table, and its CPU seconds (this process and, on
+    PostgreSQL, its server process), as the import's are counted."""
+    from django.db import connection
+
+    tables = floor_rows(paths)
+    games = len(tables["registry_game"])
+    entries = len(tables["registry_clubmembership"])
+    insert = _floor_postgresql if connection.vendor == "postgresql" else _floor_sqlite
+    seconds, cpu = insert(tables)
+    row = {
+        "step": "  floor: same rows inserted plainly",
+        "amount": f"{len(paths):,} files, {games:,} games, {entries:,} entries, CPU {cpu:.1f} s",
+        "seconds": seconds,
+        "rate": _per(games, seconds, "games"),
+    }
+    return row, cpu
+
+
+def floor_rows(paths: list[Path]) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows an import of ``paths`` writes, in FLOOR_TABLES' columns: each file with its
+    bytes, each game (one line each), one membership per player entry."""
+    import hashlib
+
+    files: list[tuple[Any, ...]] = []
+    games: list[tuple[Any, ...]] = []
+    members: list[tuple[Any, ...]] = []
+    for number, path in enumerate(paths, start=1):
+        data = path.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        files.append((f"E{number}", 1, data, path.name, digest, "bench", "2009-10-01 12:00:00",
+                      "accepted", "{}", "none"))  # fmt: skip
+        for line in range(data.count(b"#PIN1=")):
+            n = len(games)
+            games.append((number, number, 2 * n + 1, 2 * n + 2, "10", "2009-10-01", True,
+                          line % 9 + 1, line % 12 + 1, "section", "Open", "W", "S", True, "",
+                          line + 20, n + 1, ""))  # fmt: skip
+        for _ in range(data.count(b"#PIN=")):
+            members.append((len(members) + 1, len(members) % 997 + 1, 2009, 2009))
+    return {
+        "registry_submission": files,
+        "registry_game": games,
+        "registry_clubmembership": members,
+    }
+
+
+def _floor_sqlite(tables: dict[str, list[tuple[Any, ...]]]) -> tuple[float, float]:
+    """Inserted with executemany in one transaction on a fresh file (WAL, 256 MB cache),
+    into tables and indexes made by the registry's own statements."""
+    import sqlite3
+
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        marks = ", ".join(["%s"] * len(tables))
+        cursor.execute(
+            f"SELECT sql FROM sqlite_master WHERE tbl_name IN ({marks}) AND sql IS NOT NULL "
+            "ORDER BY type DESC",  # tables before their indexes
+            list(tables),
+        )
+        schema = [sql for (sql,) in cursor.fetchall()]
+    with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-floor-") as scratch:
+        db = sqlite3.connect(Path(scratch) / "floor.sqlite3", isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(f"PRAGMA cache_size=-{FLOOR_PAGE_CACHE_KIB}")
+        for sql in schema:
+            db.execute(sql)
+        start = time.perf_counter()
+        with cpu_used() as used:
+            db.execute("BEGIN")
+            for table, rows in tables.items():
+                columns = ", ".join(FLOOR_TABLES[table])
+                marks = ", ".join(["?"] * len(FLOOR_TABLES[table]))
+                db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+            db.execute("COMMIT")
+        seconds = time.perf_counter() - start
+        db.close()
+    return seconds, sum(used)
+
+
+def _floor_postgresql(tables: dict[str, list[tuple[Any, ...]]]) -> tuple[float, float]:
+    """COPY in one transaction into fresh tables made LIKE the registry's, indexes and
+    all (foreign keys aside), in the scratch database; dropped after."""
+    from django.db import connection
+
+    copies = {table: f"floor_{table}" for table in tables}
+    with connection.cursor() as cursor:
+        for table, copy in copies.items():
+            cursor.execute(f"CREATE TABLE {copy} (LIKE {table} INCLUDING ALL)")
+    try:
+        raw = connection.connection
+        start = time.perf_counter()
+        with cpu_used() as used, raw.transaction(), raw.cursor() as cursor:
+            for table, rows in tables.items():
+                columns = ", ".join(FLOOR_TABLES[table])
+                with cursor.copy(f"COPY {copies[table]} ({columns}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+        seconds = time.perf_counter() - start
+    finally:
+        with connection.cursor() as cursor:
+            for copy in copies.values():
+                cursor.execute(f"DROP TABLE IF EXISTS {copy}")
+    return seconds, sum(used)
 
 
 # The table -------------------------------------------------------------------------------

@@ -105,8 +105,14 @@ def _database(url: str | None, home: Path) -> dict[str, Any]:
     config = _parsed(url) if url else _parsed(f"sqlite:///{home / 'ecfgrading.sqlite3'}")
     if config["ENGINE"] == _SQLITE:
         config["OPTIONS"] = {
-            # WAL lets the public site read while an import or a calculation writes.
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # WAL lets the public site read while an import or a calculation writes. Set
+            # once per connection: a page cache of up to 64 MB (the default 2 MB rereads
+            # the games' indexes from the OS while a season is imported) and temporary
+            # sorts in memory. No mmap: it measured no faster than the page cache here.
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;"
+            ),
             # Take the write lock at BEGIN so two writers queue instead of failing with
             # "database is locked" when a read transaction upgrades to a write.
             "transaction_mode": "IMMEDIATE",

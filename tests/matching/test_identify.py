@@ -624,6 +624,21 @@ def test_a_replaced_record_keeps_the_aliases_that_resolve_to_it() -> None:
     assert index.holder(233310) is not None and index.holder(233310).id == 1
 
 
+def test_a_record_replaced_for_its_club_is_found_once_and_scored_with_the_club() -> None:
+    # Two John Smiths without codes: by name alone they tie (80 each) and are queued.
+    index = RecordIndex.build([record(1, "Smith, John"), record(2, "Smith, John")])
+    entry = received("Smith, John", club_name="Anytown")
+    assert identify(entry, index).kind is DecisionKind.PENDING
+    # Player 2 joins Anytown: 95 against 80, a lead of 15, so he is linked.
+    index.replace(record(2, "Smith, John", clubs=("Anytown",)))
+    decision = identify(entry, index)
+    assert (decision.kind, decision.player_id) == (DecisionKind.LINK, 2)
+    assert len(index) == 2 and index.record(2) == record(2, "Smith, John", clubs=("Anytown",))
+    # Player 1 joins it too: a tie again, each record scored once.
+    index.replace(record(1, "Smith, John", clubs=("Anytown",)))
+    assert identify(entry, index).candidates == ((1, 95), (2, 95))
+
+
 def test_a_removed_record_no_longer_links_or_holds_its_code() -> None:
     index = RecordIndex.build([record(1, "Bloggs, Joe", "261619B", clubs=("Anytown",))])
     index.remove(1)

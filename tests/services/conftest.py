@@ -16,9 +16,9 @@ def identifications(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ResultsImp
     calls: list[ResultsImporter] = []
     original = ResultsImporter._identify
 
-    def counted(self: ResultsImporter, results: Any) -> Any:
+    def counted(self: ResultsImporter, results: Any, *again: Any) -> Any:
         calls.append(self)
-        return original(self, results)
+        return original(self, results, *again)
 
     monkeypatch.setattr(ResultsImporter, "_identify", counted)
     yield calls

@@ -354,6 +354,22 @@ def test_a_club_code_not_of_four_characters_is_warned_of_and_the_club_found_by_n
     assert list(Club.objects.filter(name="Anytown").values_list("code", flat=True)) == [None]
 
 
+def test_clubs_known_by_name_learn_their_code_and_county_from_a_file() -> None:
+    known = Club.objects.create(name="Anytown")
+    coded = Club.objects.create(name="Walsall", code="7WAL")
+    sets = [
+        "#PIN=1#NAME=Bloggs, Joe#CLUB CODE=ANYT#CLUB NAME=Anytown",
+        "#PIN=2#NAME=Smith, Jane#CLUB CODE=7WAL#CLUB NAME=Walsall#CLUB COUNTY=Staffordshire",
+    ]
+    outcome = import_results(results_file(sets, TWO_GAMES), filename="open.txt")
+    assert outcome.accepted
+    known.refresh_from_db()
+    coded.refresh_from_db()
+    assert (known.code, known.county) == ("ANYT", None)
+    assert (coded.code, coded.county.name if coded.county else None) == ("7WAL", "Staffordshire")
+    assert Club.objects.count() == 2
+
+
 @pytest.mark.parametrize("field", ["CLUB NAME", "CLUB COUNTY"])
 def test_a_club_or_county_name_too_long_to_store_is_an_error_at_its_line(field: str) -> None:
     wide = f"#PIN=2#NAME=Smith, Jane#CLUB CODE=ANYT#{field}={'C' * 101}"  # line 16

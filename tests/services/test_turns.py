@@ -44,6 +44,29 @@ def test_a_newcomer_of_two_files_in_one_turn_is_created_once(
 
 
 @pytest.mark.django_db
+def test_identified_again_only_the_players_what_was_written_concerns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """b's Ned is concerned by the Ned a created; b's Bloggs, linked by his code, is
+    not: of b's two players only Ned is identified again."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ned = newcomer(2, "Newman, Ned", "01/02/2003")
+    asked: list[str] = []
+    original = ingest.identify
+
+    def counted(entry: Any, *args: Any) -> Any:
+        asked.append(entry.written)
+        return original(entry, *args)
+
+    monkeypatch.setattr(ingest, "identify", counted)
+    files = [("a.txt", a_file("AA00001", BLOGGS, ned)), ("b.txt", a_file("BB00002", BLOGGS, ned))]
+    assert all(result.accepted for result in import_files(files))
+    # a's two, b's two before a was written, and b's Ned again.
+    assert sorted(asked) == ["Bloggs, Joe"] * 2 + ["Newman, Ned"] * 3
+    assert Player.objects.filter(surname="Newman").count() == 1
+
+
+@pytest.mark.django_db
 def test_files_in_one_turn_that_share_no_one_are_identified_once_each(
     identifications: list[ResultsImporter],
 ) -> None:

@@ -254,6 +254,16 @@ class _Known:
         )
 
 
+def _same_name(before: PlayerRecord, after: PlayerRecord) -> bool:
+    """Whether the two are indexed alike but for their clubs and date of birth."""
+    return (before.id, before.code, before.surname, before.forenames) == (
+        after.id,
+        after.code,
+        after.surname,
+        after.forenames,
+    )
+
+
 def _same_holder(before: PlayerRecord, after: PlayerRecord) -> bool:
     """Whether a decision by code reads the two alike: all but the clubs agree."""
     return (before.id, before.code, before.surname, before.forenames, before.date_of_birth) == (
@@ -314,20 +324,41 @@ class RecordIndex:
         """The record as it now stands, keeping the codes that resolve to it."""
         before = self._by_id.get(record.id)
         held = set(self._codes_of.get(record.id, set()))
-        watching, self._watching = self._watching, []  # noted below, as one change
-        try:
-            self.remove(record.id)
-            self.add(record)
-            for code in held - {record.code}:
-                self._claim(code, self._by_id[record.id])
-        finally:
-            self._watching = watching
+        watching = self._watching
+        if before is not None and _same_name(before.record, record):
+            self._swap(before, record)
+        else:
+            self._watching = []  # noted below, as one change
+            try:
+                self.remove(record.id)
+                self.add(record)
+                for code in held - {record.code}:
+                    self._claim(code, self._by_id[record.id])
+            finally:
+                self._watching = watching
         for changes in watching:
             changes.surnames.add(self._by_id[record.id].name.surname)
             if before is not None:
                 changes.surnames.add(before.name.surname)
             if before is None or not _same_holder(before.record, record):
                 changes.codes.update(held | self._codes_of.get(record.id, set()))
+
+    def _swap(self, before: _Known, record: PlayerRecord) -> None:
+        """``record`` in the place of ``before``, of the same code and name: its name is
+        not folded again, nor its group looked for (a player joining a club, the common
+        change, is a quarter of an import's identification otherwise)."""
+        after = _Known(
+            record=record,
+            name=before.name,
+            club_codes=frozenset(map(fold_club_code, record.club_codes)),
+            club_names=frozenset(map(fold_club, record.club_names)),
+        )
+        self._by_id[record.id] = after
+        for code in self._codes_of.get(record.id, ()):
+            if self._by_code.get(code) is before:
+                self._by_code[code] = after
+        group = self._group(before)
+        group[next(n for n, known in enumerate(group) if known is before)] = after
 
     def remove(self, player_id: int) -> None:
         """A record no longer on record by itself (merged into another); no-op if unknown."""

@@ -29,6 +29,12 @@ _CLUB_WORDS = frozenset({"chess", "club", "cc", "the", "and", "of", "society", "
 SIMILAR_FORENAME = 75.0
 
 
+# A season's entries and the records they are matched with repeat a few thousand
+# surnames and forenames: each is folded once (a fifth of identification otherwise).
+_FOLDED = 1 << 16
+
+
+@lru_cache(maxsize=_FOLDED)
 def fold(text: str) -> str:
     """Lower case and plain letters: 'Müller' -> 'muller', 'Smith-Jones' -> 'smith jones'."""
     plain = text if text.isascii() else unidecode(text)  # unidecode turns ’ into '
@@ -73,6 +79,7 @@ def fold_club_code(code: str) -> str:
     return code.strip().upper()
 
 
+@lru_cache(maxsize=_FOLDED)
 def forename_tokens(forenames: str) -> tuple[str, ...]:
     """'John R.' -> ('john', 'r'); 'J.R.' and 'JR' -> ('j', 'r')."""
     tokens: list[str] = []

@@ -117,7 +117,7 @@ class ImportReport:
         return not self.errors
 
     def as_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(replace(self, problems=()))  # the problems once, in their order
         data["problems"] = [asdict(p) for p in sorted(self.problems, key=_by_line)]
         data["ok"] = self.ok
         return data

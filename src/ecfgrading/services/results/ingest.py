@@ -148,7 +148,11 @@ class ResultsImporter:
                     for item in ready:
                         yield self._write(item) if isinstance(item, _Ready) else item
                     stored = [self._store(*item) for item in chunk]
-                ready = [self._prepare(s) if isinstance(s, Submission) else s for s in stored]
+                self.view.catch_up()  # once for the turn's files, not once a file
+                ready = [
+                    self._prepare(s, caught_up=True) if isinstance(s, Submission) else s
+                    for s in stored
+                ]
         finally:  # a batch cut short (Busy, a bug) leaves no watch open on a kept view
             for item in ready:
                 if isinstance(item, _Ready):
@@ -171,7 +175,8 @@ class ResultsImporter:
             changes.clear()  # the decisions hold for the view as it is now
             return
         item.unwatch()
-        identified = self._identify(item.read.results)
+        earlier = item.identified if same_index and changes is not None else None
+        identified = self._identify(item.read.results, earlier, changes)
         item.identified, item.changes = identified, identified.index.watching()
 
     def _store(
@@ -189,14 +194,16 @@ class ResultsImporter:
         with busy_as_error(f"{filename}: not stored, nothing was imported"):
             return store_raw(data, filename, self.sender, self.user, event_code)
 
-    def _prepare(self, submission: Submission) -> _Ready:
-        """Read and identified on the view as it stands, no lock held; what changes the
-        view from now on is watched."""
+    def _prepare(self, submission: Submission, *, caught_up: bool = False) -> _Ready:
+        """Read and identified on the view as it stands (``caught_up``: the caller just
+        brought it up to date), no lock held; what changes the view from now on is
+        watched."""
         read = _read(bytes(submission.raw), submission.filename, submission.event_code)
         read = replace(read, report=replace(read.report, submission_id=submission.id))
         if not read.report.ok or read.results is None:
             return _Ready(submission, read)
-        self.view.catch_up()
+        if not caught_up:
+            self.view.catch_up()
         identified = self._identify(read.results)
         return _Ready(submission, read, identified, identified.index.watching())
 
@@ -289,8 +296,17 @@ class ResultsImporter:
             supersedes=earlier,
         )
 
-    def _identify(self, results: ResultsFile) -> _Identified:
-        """Each player's decision on the view as it stands, and the problems found."""
+    def _identify(
+        self,
+        results: ResultsFile,
+        earlier: _Identified | None = None,
+        changes: IndexChanges | None = None,
+    ) -> _Identified:
+        """Each player's decision on the view as it stands, and the problems found.
+
+        ``earlier``: the file identified before on this very index, which has taken in
+        ``changes`` since; only the players those concern are identified again, the
+        others' decisions being what identification now would make (IndexChanges)."""
         index = self.index
         received: dict[int, Received] = {}
         decisions: dict[int, Decision] = {}
@@ -298,8 +314,16 @@ class ResultsImporter:
         for entry in results.players:
             if entry.code_text and entry.code is None:
                 continue  # a malformed code is already an error of the file
-            one = received[entry.pin] = Received.from_entry(entry)
-            decision = identify(one, index, self.policy)
+            before = earlier.decisions.get(entry.pin) if earlier is not None else None
+            if earlier is not None and before is not None:
+                one = received[entry.pin] = earlier.received[entry.pin]
+                if changes is None or not changes.concern(one, before, self.policy):
+                    decision = before
+                else:
+                    decision = identify(one, index, self.policy)
+            else:
+                one = received[entry.pin] = Received.from_entry(entry)
+                decision = identify(one, index, self.policy)
             if decision.kind is DecisionKind.CODE_NAME_MISMATCH and entry.code is not None:
                 holder = index.holder(entry.code.number)
                 on_record = holder.written if holder else "?"

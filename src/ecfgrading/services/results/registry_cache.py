@@ -7,15 +7,17 @@ mark it was brought up to (services.results.view), and dropped if a write fails.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from ecfgrading.registry.bulk import IN_CHUNK, update_rows
 from ecfgrading.registry.models import Club, ClubMembership, County, Player
 from ecfgrading.services.changes import Changes
 from ecfgrading.services.results.records import Reloaded
+
+_K = TypeVar("_K")
 
 
 class Seasons(NamedTuple):
@@ -54,6 +56,9 @@ class RegistryCache:
     club_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> code, name
     memberships: dict[tuple[int, int], Seasons] = field(default_factory=dict)  # player, club
     births_known: set[int] = field(default_factory=set)
+    # Codes and counties learnt for clubs on record, written at once by ``clubs`` (None:
+    # written by ``club`` itself).
+    _learnt: dict[str, dict[int, object]] | None = None
 
     @classmethod
     def load(cls) -> RegistryCache:
@@ -97,7 +102,7 @@ class RegistryCache:
             # A location is written 'Dover*' in lists; a file may leave the star off.
             pk = self.club_by_name.get(name.lower()) or self.club_by_name.get(f"{name.lower()}*")
             if pk is not None and code and pk not in self.club_coded:
-                Club.objects.filter(id=pk).update(code=code)  # a club known by name tells its code
+                self._learn(pk, "code", code)  # a club known by name tells its code
                 self._remember_club(pk, code, name, self.club_county[pk])
         if pk is None:
             location = name.endswith("*")  # 'Dover*': a location, as the lists write it
@@ -108,8 +113,27 @@ class RegistryCache:
             pk = created.id
         if county and self.club_county.get(pk) is None:
             self.club_county[pk] = self._county(county)
-            Club.objects.filter(id=pk).update(county_id=self.club_county[pk])
+            self._learn(pk, "county_id", self.club_county[pk])
         return pk
+
+    def clubs(self, wanted: Iterable[tuple[_K, str, str, str]]) -> dict[_K, int]:
+        """``club`` for each (key, code, name, county), what it learns of clubs already on
+        record written by one statement a column, not one a club."""
+        self._learnt = {"code": {}, "county_id": {}}
+        try:
+            found = {key: self.club(code, name, county) for key, code, name, county in wanted}
+            learnt = self._learnt
+        finally:
+            self._learnt = None
+        for column, values in learnt.items():
+            update_rows(Club, (column,), [(value, pk) for pk, value in values.items()])
+        return found
+
+    def _learn(self, pk: int, column: str, value: object) -> None:
+        if self._learnt is None:
+            Club.objects.filter(id=pk).update(**{column: value})
+        else:
+            self._learnt[column][pk] = value
 
     def _county(self, name: str) -> int:
         if name.lower() not in self.counties:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -63,6 +64,8 @@ def recall_decisions(
 
 def _remembered_for(entries: Iterable[Received]) -> list[Remembered]:
     """The decisions remembered for these spellings, in any event, merges followed."""
+    if not _any_remembered():
+        return []  # none at all (a new registry): the file's spellings need not be folded
     keys = sorted({spelling_key(entry.written) for entry in entries})
     rows: list[tuple[Any, ...]] = []
     for start in range(0, len(keys), IN_CHUNK):
@@ -79,6 +82,14 @@ def _remembered_for(entries: Iterable[Received]) -> list[Remembered]:
         )
         for player, event, key, code, name, at in rows
     ]
+
+
+def _any_remembered() -> bool:
+    """Whether the team remembered any decision: a plain statement, run for every file."""
+    table = connection.ops.quote_name(NameAlias._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {table} LIMIT 1")
+        return cursor.fetchone() is not None
 
 
 # --- remembering ----------------------------------------------------------------------

@@ -233,11 +233,11 @@ def supersede(event_code: str) -> int:
 
 def clubs_of(entries: tuple[PlayerEntry, ...], cache: RegistryCache) -> dict[int, int]:
     """PIN -> club id: by CLUB CODE, else by CLUB NAME, created when new (with county)."""
-    return {
-        entry.pin: cache.club(code, entry.club_name, entry.club_county.strip())
+    return cache.clubs(
+        (entry.pin, code, entry.club_name, entry.club_county.strip())
         for entry in entries
         if (code := club_code(entry)) or entry.club_name.strip()
-    }
+    )
 
 
 def club_code(entry: PlayerEntry) -> str:
