@@ -5,33 +5,48 @@ games in the 2009-10 season, the published 2009-07 and 2008-07 lists (grades and
 stored totals that G17 reads for P1 and P2), then times ``compute_version`` for
 standard 2010-07 and prints its load / engine / store split.
 
+Beside each run it prints the floor of its write, measured in the same run: the rows the
+run stored (list entries, period totals, game points), read back and built outside the
+timing, inserted plainly into tables of the registry's shape and indexes (no foreign
+keys) in a fresh database: ``executemany`` in one transaction on a new SQLite file (WAL,
+256 MB page cache), or COPY in one transaction on a scratch PostgreSQL database. The
+ratios are the run's total and its store against that floor (issue 25: a grading run
+within 3x of storing its points).
+
     .venv/bin/python bench/grading_run.py                      # SQLite, temporary file
     .venv/bin/python bench/grading_run.py --postgres postgres://postgres@127.0.0.1:5432/postgres
+
+On PostgreSQL it makes (and drops first) the scratch databases ``<--scratch>`` and
+``<--scratch>_floor``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import tempfile
 import time
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRATCH_DB = "ecfgrading_bench_grading"
 ACTIVE = 20_000
+FLOOR_CACHE_KB = 256 * 1024  # the floor's SQLite page cache: 256 MB
 
 
 def main() -> None:
     args = _arguments()
     home = tempfile.mkdtemp(prefix="ecfgrading-bench-")
     os.environ["ECFGRADING_HOME"] = home
+    floor: Floor = SQLiteFloor(Path(home) / "floor.sqlite3")
     if args.postgres:
-        os.environ["DATABASE_URL"] = _scratch_database(args.postgres)
+        os.environ["DATABASE_URL"] = _scratch_database(args.postgres, args.scratch)
+        floor = PostgresFloor(_scratch_database(args.postgres, f"{args.scratch}_floor"))
     else:
         os.environ.pop("DATABASE_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
@@ -52,10 +67,11 @@ def main() -> None:
         import cProfile
         import pstats
 
-        cProfile.runctx("_time_runs(1)", globals(), {}, "/tmp/grading.prof")
-        pstats.Stats("/tmp/grading.prof").sort_stats("cumulative").print_stats(30)
+        profile = str(Path(home) / "grading.prof")
+        cProfile.runctx("_time_runs(1, None)", globals(), {}, profile)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
         return
-    _time_runs(args.repeat)
+    _time_runs(args.repeat, floor)
 
 
 def _arguments() -> argparse.Namespace:
@@ -66,16 +82,19 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="profile one run")
     parser.add_argument("--postgres", metavar="URL", help="a server to make a scratch DB on")
+    parser.add_argument(
+        "--scratch", default="grading_bench", help="the PostgreSQL scratch databases' name"
+    )
     return parser.parse_args()
 
 
-def _scratch_database(url: str) -> str:
+def _scratch_database(url: str, name: str) -> str:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH_DB}")
-        conn.execute(f"CREATE DATABASE {SCRATCH_DB}")
-    return url.rsplit("/", 1)[0] + f"/{SCRATCH_DB}"
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + f"/{name}"
 
 
 def _vendor() -> str:
@@ -234,23 +253,135 @@ def _insert(connection, table: str, columns: tuple[str, ...], rows: list) -> Non
             cursor.executemany(sql, rows[start : start + 20_000])
 
 
-def _time_runs(repeat: int) -> None:
+def _time_runs(repeat: int, floor: Floor | None) -> None:
     from ecfgrading.engine import Rate
     from ecfgrading.services.grading.compute import compute_version
 
     print(
         f"{'run':>4} {'load s':>8} {'engine s':>9} {'store s':>8} {'total s':>8} "
-        f"{'games':>8} {'players':>8}"
+        f"{'games':>8} {'players':>8} {'floor s':>8} {'rows':>8} {'total/floor':>12} "
+        f"{'store/floor':>12}"
     )
     for run in range(1, repeat + 1):
         started = time.perf_counter()
         result = compute_version("2010-07", Rate.STANDARD)
         total = time.perf_counter() - started
         s = result.seconds
-        print(
+        line = (
             f"{run:>4} {s['load']:>8.2f} {s['engine']:>9.2f} {s['store']:>8.2f} {total:>8.2f} "
             f"{result.games:>8,} {result.players:>8,}"
         )
+        if floor is not None:
+            rows, seconds = floor.measure(_stored(result.version_id))
+            line += (
+                f" {seconds:>8.2f} {rows:>8,} {total / seconds:>11.1f}x "
+                f"{s['store'] / seconds:>11.1f}x"
+            )
+        print(line, flush=True)
+
+
+# The floor of the write ------------------------------------------------------------------
+
+Table = tuple[str, tuple[str, ...], list[tuple[Any, ...]]]  # name, columns, rows
+
+
+def _stored(version_id: int) -> list[Table]:
+    """What the run stored for its version, table by table, in the order it was written."""
+    from django.db import connection
+
+    from ecfgrading.registry.models import ListEntry, StoredGamePoints, StoredPeriodTotal
+
+    tables = []
+    for model in (ListEntry, StoredPeriodTotal, StoredGamePoints):
+        columns = tuple(f.column for f in model._meta.concrete_fields if f.column != "id")
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {', '.join(columns)} FROM {model._meta.db_table} "
+                "WHERE version_id = %s ORDER BY id",
+                [version_id],
+            )
+            tables.append((model._meta.db_table, columns, cursor.fetchall()))
+    return tables
+
+
+@functools.cache
+def _schema() -> list[str]:
+    """The three tables' statements on this database (tables, unique constraints and
+    indexes), without their foreign keys: a fresh database has nothing to refer to.
+    Collected once: on SQLite the schema editor checks every key of the database."""
+    from django.db import connection
+
+    from ecfgrading.registry.models import ListEntry, StoredGamePoints, StoredPeriodTotal
+
+    with connection.schema_editor(collect_sql=True, atomic=False) as editor:
+        for model in (ListEntry, StoredPeriodTotal, StoredGamePoints):
+            editor.create_model(model)
+    return [sql for sql in editor.collected_sql if "FOREIGN KEY" not in sql]
+
+
+class Floor:
+    def measure(self, tables: list[Table]) -> tuple[int, float]:
+        """Rows inserted and seconds taken to insert them, in one transaction."""
+        raise NotImplementedError
+
+
+class SQLiteFloor(Floor):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def measure(self, tables: list[Table]) -> tuple[int, float]:
+        import sqlite3
+
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(f"PRAGMA cache_size=-{FLOOR_CACHE_KB}")
+        for sql in _schema():
+            conn.execute(sql)
+        started = time.perf_counter()
+        conn.execute("BEGIN")
+        for name, columns, rows in tables:
+            places = ", ".join("?" * len(columns))
+            conn.executemany(f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({places})", rows)
+        conn.execute("COMMIT")
+        seconds = time.perf_counter() - started
+        conn.close()
+        return sum(len(rows) for _n, _c, rows in tables), seconds
+
+
+class PostgresFloor(Floor):
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def measure(self, tables: list[Table]) -> tuple[int, float]:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            for name, _columns, _rows in tables:
+                conn.execute(f"DROP TABLE IF EXISTS {name}")
+            for sql in _schema():
+                conn.execute(sql)
+        texts = [(name, columns, _copy_text(rows)) for name, columns, rows in tables]
+        with psycopg.connect(self.url) as conn:
+            started = time.perf_counter()
+            with conn.cursor() as cursor:
+                for name, columns, text in texts:
+                    with cursor.copy(f"COPY {name} ({', '.join(columns)}) FROM STDIN") as copy:
+                        copy.write(text)
+            conn.commit()
+            seconds = time.perf_counter() - started
+        return sum(len(rows) for _n, _c, rows in tables), seconds
+
+
+def _copy_text(rows: list[tuple[Any, ...]]) -> bytes:
+    """COPY's text format, built before the timing (the values hold no tabs or newlines)."""
+
+    def field(value: Any) -> str:
+        return "\\N" if value is None else str(value)
+
+    return "".join("\t".join(map(field, row)) + "\n" for row in rows).encode()
 
 
 if __name__ == "__main__":

@@ -254,9 +254,15 @@ class StoredGamePoints(VersionRow):
     # unique (version, player, game), which also serves lookups by (version, player).
     # Games and players are never deleted (PROTECT, checked by Django), so their keys
     # need no index and no database constraint: PostgreSQL's deferred checks of two
-    # keys on 400,000 rows took longer at commit than writing the rows.
+    # keys on 400,000 rows took longer at commit than writing the rows. Nor does the
+    # version's, for the same reason (9 s at a national run's commit): a run writes its
+    # rows for the draft it holds locked, and Django cascades a version's deletion.
     version = models.ForeignKey(
-        ListVersion, on_delete=models.CASCADE, related_name="stored_points", db_index=False
+        ListVersion,
+        on_delete=models.CASCADE,
+        related_name="stored_points",
+        db_index=False,
+        db_constraint=False,
     )
     game = models.ForeignKey(
         "Game",

@@ -34,6 +34,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.services.amendments import carry_pending
 from ecfgrading.services.errors import ErrorKind, user_input
+from ecfgrading.services.grading.storing import insert_columns
 from ecfgrading.services.lists.snapshots import freeze_published
 from ecfgrading.services.locks import busy_as_error
 
@@ -315,12 +316,13 @@ def _store(version: ListVersion, outcome: ListOutcome, loaded: Loaded) -> None:
     assert_version_editable(version)
     entries = _entry_rows(version, outcome, loaded.previous_grades)
     insert_rows(ListEntry, _EntryRow._fields, entries)
-    insert_rows(StoredPeriodTotal, _TotalRow._fields, _total_rows(version, outcome))
-    insert_rows(StoredGamePoints, _PointsRow._fields, _points_rows(version, outcome))
+    insert_columns(StoredPeriodTotal, _total_columns(version, outcome))
+    insert_columns(StoredGamePoints, _points_columns(version, outcome))
 
 
 # One NamedTuple per table: its fields name the database columns a run writes, and every
-# row is built by giving each column by name (``_rows``).
+# row (``_rows``), or every column (``storing.insert_columns``: the points and totals, whole
+# arrays, written at the database's pace), is given by name.
 
 
 class _EntryRow(NamedTuple):
@@ -343,21 +345,21 @@ class _EntryRow(NamedTuple):
     published: bool  # G23
 
 
-class _TotalRow(NamedTuple):
-    version_id: int
-    player_id: int
-    n: int
-    total: float
+class _TotalColumns(NamedTuple):
+    version_id: np.ndarray  # type: ignore[type-arg]
+    player_id: np.ndarray  # type: ignore[type-arg]
+    n: np.ndarray  # type: ignore[type-arg]
+    total: np.ndarray  # type: ignore[type-arg]
 
 
-class _PointsRow(NamedTuple):
-    version_id: int
-    game_id: int
-    player_id: int
-    period: int
-    date: str
-    sequence: int
-    points: float
+class _PointsColumns(NamedTuple):
+    version_id: np.ndarray  # type: ignore[type-arg]
+    game_id: np.ndarray  # type: ignore[type-arg]
+    player_id: np.ndarray  # type: ignore[type-arg]
+    period: np.ndarray  # type: ignore[type-arg]
+    date: np.ndarray  # type: ignore[type-arg]
+    sequence: np.ndarray  # type: ignore[type-arg]
+    points: np.ndarray  # type: ignore[type-arg]
 
 
 def _rows(table: type[NamedTuple], **columns: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
@@ -403,38 +405,40 @@ def _entry_rows(
     )
 
 
-def _total_rows(version: ListVersion, outcome: ListOutcome) -> Iterator[tuple[Any, ...]]:
+def _total_columns(version: ListVersion, outcome: ListOutcome) -> dict[str, np.ndarray]:  # type: ignore[type-arg]
     """G17: each active player's games and points in P0, for later lists' P1 and P2."""
     cols = outcome.players
     index = np.flatnonzero(cols.active)
-    return _rows(
-        _TotalRow,
-        version_id=[version.id] * index.size,
-        player_id=outcome.inputs.players.ids[index].tolist(),
-        n=cols.n0[index].tolist(),
-        total=cols.t0[index].tolist(),
-    )
+    return _TotalColumns(
+        version_id=np.full(index.size, version.id, np.int64),
+        player_id=outcome.inputs.players.ids[index],
+        n=cols.n0[index],
+        total=cols.t0[index],
+    )._asdict()
 
 
-def _points_rows(version: ListVersion, outcome: ListOutcome) -> Iterator[tuple[Any, ...]]:
-    """Two rows per graded game: each side's points (G12), dated, in recording order."""
+def _points_columns(version: ListVersion, outcome: ListOutcome) -> dict[str, np.ndarray]:  # type: ignore[type-arg]
+    """Two rows per graded game: each side's points (G12), dated, with the game's
+    recording order (G15).
+
+    Written in the order of the table's unique (version, player, game) index: the index then
+    grows at its end, and a draft's rows are deleted as they were written.
+    """
     games = outcome.inputs.games
     graded = np.flatnonzero(outcome.graded)
-    ids = outcome.inputs.players.ids
-    game_ids = games.ids[graded].tolist()
-    dates = np.datetime_as_string(games.date[graded], unit="D").tolist()
-    sides = (
-        (games.player1, outcome.points.points1),
-        (games.player2, outcome.points.points2),
-    )
-    for player, points in sides:
-        yield from _rows(
-            _PointsRow,
-            version_id=[version.id] * graded.size,
-            game_id=game_ids,
-            player_id=ids[player[graded]].tolist(),
-            period=[0] * graded.size,  # the version's own P0
-            date=dates,
-            sequence=game_ids,  # game ids grow with recording: the G15 tie-break
-            points=points[graded].tolist(),
-        )
+    game_ids = np.concatenate([games.ids[graded]] * 2)
+    players = outcome.inputs.players.ids[
+        np.concatenate([games.player1[graded], games.player2[graded]])
+    ]
+    order = np.lexsort((game_ids, players))
+    return _PointsColumns(
+        version_id=np.full(order.size, version.id, np.int64),
+        game_id=game_ids[order],
+        player_id=players[order],
+        period=np.zeros(order.size, np.int16),  # the version's own P0
+        date=np.concatenate([games.date[graded]] * 2)[order],
+        sequence=game_ids[order],  # game ids grow with recording: the G15 tie-break
+        points=np.concatenate([outcome.points.points1[graded], outcome.points.points2[graded]])[
+            order
+        ],
+    )._asdict()
