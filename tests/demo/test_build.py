@@ -290,3 +290,26 @@ def test_the_demo_registers_its_events_and_three_never_report(built: DemoSummary
     assert [e.code for e in events_overdue(date(2015, 6, 14)).events] == ["LG159902"]
     kinds = set(Event.objects.values_list("kind", flat=True))
     assert {"league", "club", "congress", "junior"} <= kinds
+
+
+def test_each_event_registration_is_audited_as_the_demo_s(built: DemoSummary) -> None:
+    """issue 25: registered in bulk, each as ``register_event`` registers one."""
+    from ecfgrading.registry.models import AuditLog, Event
+
+    audited = AuditLog.objects.filter(action="register event", actor="demo")
+    assert sorted(audited.values_list("details__event", flat=True)) == sorted(
+        Event.objects.values_list("code", flat=True)
+    )
+
+
+def test_the_summary_prints_each_steps_seconds_and_the_peak_memory_so_far(
+    built: DemoSummary,
+) -> None:
+    """issue 25: the demo's figures are printed by the demo itself."""
+    text = built.to_text()
+    assert len(built.peaks) == len(built.timings) > 40
+    assert list(built.peaks) == sorted(built.peaks)  # a peak never falls
+    assert 20 * 2**20 < built.peaks[-1] < 4 * 2**30
+    for name, _ in built.timings:
+        assert re.search(rf"^  {re.escape(name)} +\d+\.\d\d s +[\d,]+ MB$", text, re.M), name
+    assert re.search(r"^  total +\d+\.\d\d s +[\d,]+ MB$", text, re.M)

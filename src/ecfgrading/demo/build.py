@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q
 
-from ecfgrading.demo.generator import DemoFile, Federation, generate
+from ecfgrading.demo.generator import DemoFile, Federation, FederationStats, generate
 from ecfgrading.demo.logins import create_demo_logins
 from ecfgrading.demo.registration import register_events
 from ecfgrading.demo.schedule import ListRun, Step, steps, world_today
@@ -39,7 +39,7 @@ from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.results.ingest import ImportResult, import_files
-from ecfgrading.services.results.queue import PendingError, resolve
+from ecfgrading.services.results.queue import Deciding, PendingError, deciding
 
 ACTOR = "demo"
 
@@ -59,14 +59,18 @@ def build_demo(
     watch = Stopwatch()
     with watch.step("generate"):
         federation = generate(size, seed, progress)
+        stats = federation.stats()
+        # Its games are in its files now: the played events (a national demo's 1.2
+        # million games) are let go before the imports need the memory.
+        federation = replace(federation, events=())
     folder = home / "demo"
     with watch.step("save files"):
         federation.write(folder)
-    history = _History(federation, progress)
+    history = _History(federation, stats, progress)
     with watch.step(f"load list {LIST_ID}"):
         history.load_list()
     with watch.step("register events"):
-        register_events(federation)
+        register_events(federation, ACTOR)
     for step in steps():
         history.play(step, watch)
     with watch.step("demo logins"):
@@ -88,6 +92,7 @@ class _History:
     """The grading team's year, replayed: what it has imported, decided and published."""
 
     federation: Federation
+    stats: FederationStats
     progress: Progress | None
     waiting: list[DemoFile] = field(default_factory=list)
     # The demo's grading team knows its players: who each queued PIN is, and their codes.
@@ -170,24 +175,27 @@ class _History:
     def decide_pending(self) -> None:
         """Link each queued player to the player he is, or put him on record as new."""
         cases = list(open_cases())
-        for done, case in enumerate(cases):
-            self._report("identify", done, len(cases))
-            self._decide(case)
+        with deciding("identifying the demo's queued players", actor=ACTOR) as session:
+            session.load_open()  # the whole queue is decided: loaded in one go
+            for done, case in enumerate(cases):
+                if done % 100 == 0:
+                    self._report("identify", done, len(cases))
+                self._decide(session, case)
         self._report("identify", len(cases), len(cases))
 
-    def _decide(self, case: PendingIdentification) -> None:
+    def _decide(self, session: Deciding, case: PendingIdentification) -> None:
         player = self._truth(case)
         code = self.codes.get(player) if player is not None else _top_candidate(case)
         if self.twice.take(player, code):
             code = None  # as if the team missed him: a second record, merged later
         if code is not None:
             try:
-                resolve(case.id, code=code, actor=ACTOR)
+                session.resolve(case.id, code=code)
                 self.counts = replace(self.counts, linked=self.counts.linked + 1)
                 return
             except PendingError:
                 pass  # he is the opponent in these games: not the same player after all
-        made = resolve(case.id, create=True, actor=ACTOR)
+        made = session.resolve(case.id, create=True)
         self.counts = replace(self.counts, created=self.counts.created + 1)
         if self.twice.second_of(made.ref):
             return  # his code stays the first record's, which the merge keeps
@@ -244,13 +252,14 @@ class _History:
             results_folder=folder / "results",
             size=self.federation.size.name,
             seed=self.federation.seed,
-            federation=self.federation.stats(),
+            federation=self.stats,
             players=Player.objects.filter(merged_into__isnull=True).count(),
             clubs=Club.objects.count(),
             events=Event.objects.count(),
             imports=replace(self.counts, games=_games_recorded(), graded=_games_graded()),
             lists=tuple(self.lists),
             timings=tuple(watch.laps),
+            peaks=tuple(watch.peaks),
             rejected_files=tuple(self.rejected),
         )
 

@@ -12,6 +12,7 @@ by ``seed``: the same size and seed give the same bytes.
 from __future__ import annotations
 
 import time
+import zlib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -79,10 +80,17 @@ class DemoFile:
     last_day: date  # its FINAL RESULT DATE
     games: int
     uncoded: int  # players given without a grading code
-    data: bytes
+    # The file's bytes, deflated: a national demo's files are 140 MB as text, held from
+    # generation to import (``data`` gives them back).
+    packed: bytes = field(repr=False)
     # PIN -> player: who each PIN really is. Not in the file; the demo's grading team
     # uses it to decide the identifications the import queues.
     pins: Mapping[int, int] = field(repr=False)
+
+    @property
+    def data(self) -> bytes:
+        """The file as its organiser sent it."""
+        return zlib.decompress(self.packed)
 
     @property
     def folder(self) -> str:
@@ -257,7 +265,7 @@ def _demo_file(world: World, event: PlayedEvent, index: int) -> DemoFile:
         last_day=event.last_day,
         games=event.games,
         uncoded=sum(1 for entry in written.results.players if not entry.code_text),
-        data=written.data,
+        packed=zlib.compress(written.data, 1),
         pins=written.pins,
     )
 

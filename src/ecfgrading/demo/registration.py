@@ -14,6 +14,7 @@ from ecfgrading.engine.rateplay import rate_of_play
 from ecfgrading.engine.types import Rate
 from ecfgrading.formats import parse_results
 from ecfgrading.registry.models import Event
+from ecfgrading.services.events import register_events as register
 from ecfgrading.services.officers import results_deadline
 from ecfgrading.services.results.write import store_time_control
 
@@ -34,8 +35,9 @@ MISSING = (  # registered, played in the last season, never reported: the chase 
 )
 
 
-def register_events(federation: Federation) -> int:
-    """Register every event of the demo (and the three that never report) in bulk.
+def register_events(federation: Federation, actor: str) -> int:
+    """Register every event of the demo (and the three that never report) in bulk,
+    audited as done by ``actor``.
 
     The dates are those the event's results file gives (EVENT DATE, FINAL RESULT DATE):
     its first and last games.
@@ -52,8 +54,7 @@ def register_events(federation: Federation) -> int:
     for code, name, start, end in MISSING:
         kind = {"CG": "congress", "LG": "league"}.get(code[:2], "club")
         events[code] = _event(code, name, kind, start, end)
-    Event.objects.bulk_create(events.values(), batch_size=2000)
-    return len(events)
+    return len(register(events.values(), actor=actor))
 
 
 def _registered_rate(event: Event, data: bytes) -> None:

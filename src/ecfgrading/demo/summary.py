@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,6 +76,9 @@ class DemoSummary:
     timings: tuple[tuple[str, float], ...]
     rejected_files: tuple[str, ...] = ()
     logins: tuple[DemoLogin, ...] = ()  # the back office's demo logins (demo/logins.py)
+    # The process's peak memory (resident, bytes) when each step ended, beside
+    # ``timings``; empty where the system does not tell it.
+    peaks: tuple[int, ...] = ()
 
     @property
     def seconds(self) -> float:
@@ -95,9 +100,14 @@ class DemoSummary:
             + (f", then {counts.merged:,} merged into another record" if counts.merged else ""),
             "Lists published, in order:",
             *(f"  {entry}" for entry in self.lists),
-            "Timings:",
-            *(f"  {name:32} {seconds:8.2f} s" for name, seconds in self.timings),
-            f"  {'total':32} {self.seconds:8.2f} s",
+            "Timings (and the peak memory so far):",
+            *(
+                f"  {name:32} {seconds:8.2f} s{_megabytes(peak)}"
+                for (name, seconds), peak in zip_longest(
+                    self.timings, self.peaks[: len(self.timings)]
+                )
+            ),
+            f"  {'total':32} {self.seconds:8.2f} s{_megabytes(max(self.peaks, default=None))}",
         ]
         if self.logins:
             lines += [
@@ -107,11 +117,17 @@ class DemoSummary:
         return "\n".join(lines)
 
 
+def _megabytes(peak: int | None) -> str:
+    return f" {peak / 2**20:8,.0f} MB" if peak else ""
+
+
 @dataclass
 class Stopwatch:
-    """Seconds per named step, in the order the steps ran."""
+    """Seconds per named step, in the order the steps ran, and the process's peak
+    memory when each ended."""
 
     laps: list[tuple[str, float]] = field(default_factory=list)
+    peaks: list[int] = field(default_factory=list)
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
@@ -120,3 +136,15 @@ class Stopwatch:
             yield
         finally:
             self.laps.append((name, time.perf_counter() - started))
+            if (peak := peak_memory()) is not None:
+                self.peaks.append(peak)
+
+
+def peak_memory() -> int | None:
+    """The most resident memory this process has held, in bytes (None where unknown)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB else

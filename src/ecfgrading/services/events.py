@@ -8,6 +8,7 @@ them first (a later submission, or the team's corrections of games)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.db import IntegrityError, transaction
 from ecfgrading.engine.types import Rate
 from ecfgrading.formats.event_codes import ABROAD_PREFIX, event_code_problem, is_abroad_code
 from ecfgrading.lookups.roles import Role, has_role
+from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.models import AuditLog, Event, Game, Submission
 from ecfgrading.services.audit import EVENT_FIELDS, record_change, snapshot
 from ecfgrading.services.errors import Conflict, ErrorKind, NotFound, ServiceError
@@ -45,35 +47,73 @@ def register_event(
 
     Its results file later fills in the time control and moves it to 'received'.
     """
-    _check_code(code)
-    if kind not in Event.Kind.values:
-        raise EventError(f"expected a kind of {', '.join(Event.Kind.values)}, got {kind!r}")
-    _check_dates(start, end, deadline)
+    event = Event(
+        code=code,
+        name=name,
+        kind=kind,
+        rate=rate.value,
+        start_date=start,
+        end_date=end,
+        results_deadline=deadline,
+        officer_name=officer,
+    )
+    (registered,) = register_events([event], user=user, actor=actor)
+    return registered
+
+
+def register_events(events: Iterable[Event], *, user: Any = None, actor: str = "") -> list[Event]:
+    """Events registered in bulk (unsaved rows, as ``register_event`` makes one; the
+    demo's organisers register thousands), each checked and audited as that registers
+    one, in one transaction: all are registered, or none."""
+    made = list(events)
+    for event in made:
+        _check_code(event.code)
+        event.code = event.code.strip().upper()
+        if event.kind not in Event.Kind.values:
+            kinds = ", ".join(Event.Kind.values)
+            raise EventError(f"expected a kind of {kinds}, got {event.kind!r}")
+        _check_dates(event.start_date, event.end_date, event.results_deadline)
     try:
         with transaction.atomic():
-            event = Event.objects.create(
-                code=code.strip().upper(),
-                name=name,
-                kind=kind,
-                rate=rate.value,
-                start_date=start,
-                end_date=end,
-                results_deadline=deadline,
-                officer_name=officer,
+            _new_codes(made)
+            Event.objects.bulk_create(made, batch_size=2000)
+            AuditLog.objects.bulk_create(
+                (
+                    AuditLog(
+                        action="register event",
+                        user=user,
+                        actor=actor or "registration",
+                        object_type=event._meta.label_lower,
+                        object_id=str(event.pk),
+                        details={"event": event.code, "after": snapshot(event, EVENT_FIELDS)},
+                    )
+                    for event in made
+                ),
+                batch_size=2000,
             )
-            AuditLog.record(
-                "register event",
-                event,
-                user=user,
-                actor=actor or "registration",
-                event=event.code,
-                after=snapshot(event, EVENT_FIELDS),
-            )
-    except IntegrityError:
+    except IntegrityError:  # registered meanwhile by someone else
+        codes = ", ".join(repr(event.code) for event in made[:3])
         raise EventError(
-            f"expected a new event code, got {code!r}: it is on record", kind=ErrorKind.CONFLICT
+            f"expected new event codes, got {codes}: one is on record", kind=ErrorKind.CONFLICT
         ) from None
-    return event
+    return made
+
+
+def _new_codes(events: list[Event]) -> None:
+    """Every code new: on record by no event, given once."""
+    codes = [event.code for event in events]
+    seen: set[str] = set()
+    for code in codes:
+        if code in seen:
+            raise EventError(f"expected each event code once, got {code!r} twice")
+        seen.add(code)
+    for start in range(0, len(codes), IN_CHUNK):
+        taken = Event.objects.filter(code__in=codes[start : start + IN_CHUNK])
+        if code := taken.values_list("code", flat=True).first():
+            raise EventError(
+                f"expected a new event code, got {code!r}: it is on record",
+                kind=ErrorKind.CONFLICT,
+            )
 
 
 def _check_code(code: str) -> None:
