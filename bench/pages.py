@@ -33,6 +33,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,11 +49,23 @@ KINDS: dict[str, float | None] = {
     "code lookup + player page": None,  # ... followed, as a browser does
     "club lookup": 50.0,
     "player page": 100.0,
-    "club page": None,
-    "county page": None,
-    "events received": None,
-    "event page": None,
-    "lists": None,
+    "club page": 50.0,
+    "club page (sorted, inactive)": 50.0,
+    "club list A-Z": 50.0,
+    "counties": 50.0,
+    "county page": 50.0,
+    "county-team page": 50.0,
+    "events received": 50.0,
+    "events received (season, sort)": 50.0,
+    "event page": 50.0,
+    "league event page": 50.0,
+    "tournament event page": 50.0,
+    "county match page": 50.0,
+    "lists": 50.0,
+    "amendments": 50.0,
+    "player page (?list=)": 50.0,
+    "help": 50.0,
+    "api player history": 50.0,
     "api player search": 50.0,
     "api player": 50.0,
     "api list page": 50.0,
@@ -99,11 +112,80 @@ def measure(samples: dict[str, list[str]], count: int, lists: int) -> dict[str, 
         }
         print(_line("v2 rating_list", found["v2 rating_list"]), flush=True)
         for url in samples.get("list file", []):
+            _keep_files_in(tempfile.mkdtemp(prefix="bench-pages-"))  # nothing kept yet
             exported = [_timed(client, url, count_queries=True)]  # made, then kept
-            kept = [_timed(client, url) for _ in range(max(1, lists - 1))]
-            found[url] = {"cold": _summary(exported), "warm": _summary(kept)}
+            kept = [_timed(client, url) for _ in range(max(1, lists - 1))]  # this server's
+            _keep_files_in(tempfile.mkdtemp(prefix="bench-pages-"))  # another server's
+            shared = [_timed(client, url)]  # from the shared cache, then kept there
+            found[url] = {
+                "cold": _summary(exported),
+                "warm": _summary(kept),
+                "shared": _summary(shared),
+            }
             print(_line(url, found[url]), flush=True)
+        found["floor"] = floor = _file_floor()
+        for url in samples.get("list file", []):
+            made = found[url]["cold"]["p95"]
+            print(f"  {url}: made {made:.0f} ms, {made / floor['ms']:.1f}x the floor")
     return found
+
+
+def _statistics_as_served() -> None:
+    """PostgreSQL plans by its statistics, which autovacuum keeps on a served database; a
+    server without it (a test server) plans a freshly built demo blind: a sequential scan
+    of every game for a name search took 96 ms where its index takes 12. ANALYZE once."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_user_tables WHERE relname LIKE 'registry_%%'"
+            " AND last_analyze IS NULL AND last_autoanalyze IS NULL AND n_live_tup > 0"
+        )
+        (blind,) = cursor.fetchone()
+        if blind:
+            start = time.perf_counter()
+            cursor.execute("ANALYZE")
+            seconds = time.perf_counter() - start
+            print(f"{blind} tables never analyzed (autovacuum off?): ANALYZE {seconds:.1f} s")
+
+
+def _keep_files_in(folder: str) -> None:
+    """Point the files kept on this server (``lookups.list_files``) at ``folder``."""
+    from ecfgrading.lookups import list_files
+
+    list_files.kept_root = lambda: Path(folder)  # type: ignore[assignment]
+
+
+def _file_floor() -> dict[str, float]:
+    """The floor of a list file: the newest list's entries read in one plain query and
+    written by the csv module, in the same run (milliseconds)."""
+    import csv
+    import io
+
+    from django.db import connection
+
+    from ecfgrading.lookups.lists import catalogue
+
+    newest = catalogue().lists[0]
+    ids = [v.info.id for v in newest.versions if v.current]
+    marks = ", ".join(["%s"] * len(ids))
+    start = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT p.code, p.surname, p.forenames, e.grade, e.category, e.games_counted"
+            " FROM registry_listentry e JOIN registry_player p ON p.id = e.player_id"
+            f" WHERE e.version_id IN ({marks}) ORDER BY p.surname, p.forenames",
+            ids,
+        )
+        rows = cursor.fetchall()
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    out.getvalue().encode("latin-1", "replace")
+    ms = (time.perf_counter() - start) * 1000
+    print(f"floor of a list file: {len(rows):,} entries read and written as CSV {ms:7.1f} ms")
+    return {"rows": len(rows), "ms": ms}
 
 
 def _timed(
@@ -178,9 +260,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     whole = [url for url in samples["list download"] if "-" not in url]
     samples["list file"] = whole  # gradesYYYYMM.csv, .json, .xlsx: every rate
     samples["code lookup + player page"] = samples.get("player lookup (code)", [])
+    samples |= _more_pages(samples, args.samples, args.seed)
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)  # as `serve` does
+    _statistics_as_served()
     load_before = os.getloadavg()
     database = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     cache = "Redis" if os.environ.get("REDIS_URL") else "database"
@@ -190,6 +274,79 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.json:
         result = {"database": database, "cache": cache, "load_before": load_before}
         Path(args.json).write_text(json.dumps(result | {"kinds": found}, indent=2))
+
+
+def _more_pages(samples: dict[str, list[str]], pool: int, seed: int) -> dict[str, list[str]]:
+    """The public page kinds ``bench/web.py`` does not draw (issue 25): every page of the
+    site's contract (web/urls.py), drawn with ``seed`` from the same database."""
+    import random
+    from urllib.parse import quote
+
+    from django.db import connections
+
+    from ecfgrading.lookups.club_browse import club_letters
+    from ecfgrading.lookups.clubs import club_index
+    from ecfgrading.lookups.lists import catalogue
+    from ecfgrading.registry.models import Event
+
+    rng = random.Random(seed)
+    index = club_index()
+    counties = sorted(index.county_keys.values())
+    letters = [letter for letter, count in club_letters().items() if count]
+    by_kind: dict[str, list[str]] = {}
+    for kind, code in Event.objects.order_by("code").values_list("kind", "code"):
+        by_kind.setdefault(kind, []).append(code)
+    lists = [item.list_id for item in catalogue().lists]
+    seasons = sorted({f"{int(x[:4]) - 1}-{x[2:4]}" for x in lists if x.endswith("-07")})
+    players = [url.removesuffix("/") for url in samples.get("player page", [])]
+    codes = [url.rsplit("/", 1)[-1] for url in players]
+    listed = _lists_of([int(code[:-1]) for code in codes])
+    connections.close_all()
+
+    def events(kind: str) -> list[str]:
+        chosen = _draw(by_kind.get(kind, []), pool, rng)
+        return [f"/events/{quote(code, safe='')}/" for code in chosen]
+
+    clubs = [url.removesuffix("/") for url in samples.get("club page", [])]
+    return {
+        "club page (sorted, inactive)": [
+            f"{url}/?sort={rng.choice(('standard', 'rapid'))}&inactive=1" for url in clubs
+        ],
+        "club list A-Z": [f"/clubs/?browse={letter}" for letter in letters],
+        "counties": ["/counties/"],
+        "county-team page": [f"/counties/{quote(key)}/?team=1" for key in counties],
+        "events received (season, sort)": [
+            f"/events/?season={season}&sort={sort}" for season in seasons for sort in ("name",)
+        ],
+        "league event page": events(Event.Kind.LEAGUE),
+        "tournament event page": events(Event.Kind.CONGRESS),
+        "county match page": events(Event.Kind.COUNTY_MATCH),
+        "amendments": ["/amendments/", *(f"/amendments/?list={x}" for x in lists)],
+        "player page (?list=)": [
+            f"{url}/?list={rng.choice(listed[int(code[:-1])])}"
+            for url, code in zip(players, codes, strict=True)
+            if listed.get(int(code[:-1]))
+        ],
+        "help": ["/help/"],
+        "api player history": [f"/api/v1/players/{code}/history" for code in codes],
+    }
+
+
+def _lists_of(codes: list[int]) -> dict[int, list[str]]:
+    """Player code -> the lists (by id) whose published versions grade him."""
+    from ecfgrading.registry.models import ListEntry
+
+    found: dict[int, set[str]] = {}
+    rows = ListEntry.objects.filter(
+        player__code__in=codes, published=True, version__status="published"
+    )
+    for code, list_id in rows.values_list("player__code", "version__grading_list__list_id"):
+        found.setdefault(code, set()).add(list_id)
+    return {code: sorted(ids) for code, ids in found.items()}
+
+
+def _draw(items: list[str], pool: int, rng: Any) -> list[str]:
+    return list(items) if len(items) <= pool else rng.sample(items, pool)
 
 
 def _load(values: Sequence[float]) -> str:

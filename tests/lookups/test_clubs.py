@@ -33,7 +33,7 @@ from ecfgrading.lookups.clubs import (
     find_clubs,
     find_county,
 )
-from ecfgrading.lookups.county_teams import county_team, season_expression
+from ecfgrading.lookups.county_teams import county_team
 from ecfgrading.lookups.lists import current_season
 from ecfgrading.lookups.members import Sort
 from ecfgrading.registry.models import (
@@ -546,10 +546,17 @@ def test_the_county_team_page_lists_the_graded_players_of_the_team(kent) -> None
         (dt.date(2012, 6, 1), 2013),
     ],
 )
-def test_the_season_of_a_game_in_sql_is_the_engines_season(day: dt.date, season: int) -> None:
+def test_a_county_team_reckons_a_games_season_by_the_engines_season(
+    day: dt.date, season: int
+) -> None:
+    """The season a membership must be quoted in is the game's (1 June .. 31 May): Pat,
+    quoted with a Kent club in that season only, played for Kent; a day later or earlier
+    across the boundary, Quinn, quoted in the season before only, did not."""
+    kent = County.objects.create(name="Kent")
+    club = Club.objects.create(code="3CAN", name="Canterbury", county=kent)
     pat, quinn = person("Pat"), person("Quinn")
-    county_match(("Kent v Sussex", pat, quinn, day))
-    games = Game.objects.filter(player1=pat)
-    for expected in (range(2011, 2014), range(2000, 2001)):  # by its range, or by its date
-        found = games.annotate(season=season_expression("game_date", expected)).get()
-        assert found.season == season_of(day) == season
+    member(pat, club, season, season)
+    member(quinn, club, season - 1, season - 1)
+    county_match(("Surrey v Sussex", pat, quinn, day))  # the name places no one in Kent
+    assert season_of(day) == season
+    assert team_ids("kent") == {pat.id}

@@ -9,7 +9,9 @@ files, read again from the export and through /downloads/, are compared byte for
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from django.test import Client
 
 from ecfgrading.engine.types import Rate
 from ecfgrading.formats import parse_grade_list
+from ecfgrading.lookups import list_files
 from ecfgrading.lookups.exports import export_list
 from ecfgrading.registry.models import (
     Club,
@@ -71,6 +74,12 @@ def join(who: Player, club: Club, first: int, last: int) -> ClubMembership:
     )
 
 
+@pytest.fixture(autouse=True)
+def _own_home(settings: Any, tmp_path: Path) -> None:
+    """Files kept on disk (``lookups.list_files``) under a home of the test's own."""
+    settings.HOME = tmp_path
+
+
 @pytest.fixture
 def published() -> dict[str, Any]:
     """Standard 2009-07 (Grade1), then 2010-07 initial of both rates, published."""
@@ -101,6 +110,7 @@ def _rates(name: str) -> list[Rate] | None:
 
 def downloaded(client: Client, names: list[str]) -> dict[str, bytes]:
     cache.clear()  # made again, not served from the shared cache
+    shutil.rmtree(list_files.kept_root(), ignore_errors=True)  # nor from this server's disk
     found = {}
     for name in names:
         response = client.get(f"/downloads/{name}")

@@ -42,6 +42,13 @@ def _fresh_cache(request: pytest.FixtureRequest) -> None:
         cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _nothing_kept(settings: Any, tmp_path: Path) -> None:
+    """List files kept on a server's disk (``lookups.list_files``, under the home) by one
+    test never answer another's: each test has a home of its own."""
+    settings.HOME = tmp_path
+
+
 @pytest.fixture(scope="package")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The tiny demo served by ``ecfgrading serve`` from a SQLite home of its own (for

@@ -216,6 +216,38 @@ def test_a_second_download_comes_from_the_shared_cache(client: Client, demo: Dem
     assert len(_data_queries(queries)) == 2  # the versions and the data token: no export
 
 
+def test_a_published_versions_file_is_kept_on_the_servers_disk(
+    client: Client, demo: DemoSummary
+) -> None:
+    """Issue 25: made once and kept; with the shared cache emptied (restarted, or culled)
+    the server still sends it without exporting it again, and the same bytes."""
+    list_id = _latest_standard_list()
+    url = f"/downloads/{_file(list_id, fmt='xlsx')}"
+    first = client.get(url)
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url)
+    assert again.status_code == first.status_code == 200
+    assert len(_data_queries(queries)) == 2  # the versions and their snapshots: no export
+    assert again.content == first.content == export_list(list_id, fmt="xlsx")
+
+
+def test_the_warming_thread_makes_the_newest_lists_files_before_anyone_asks(
+    client: Client, demo: DemoSummary
+) -> None:
+    from ecfgrading.web import warming
+
+    newest = max(v["grading_list__list_id"] for v in _published())
+    warming.warm_once("")
+    cache.clear()  # kept on the disk, not only in the shared cache
+    for fmt in ("csv", "json", "xlsx"):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(f"/downloads/{_file(newest, fmt=fmt)}")
+        assert response.status_code == 200
+        assert len(_data_queries(queries)) == 2, fmt  # no export: made by the warming
+        assert response.content == export_list(newest, fmt=fmt)
+
+
 def _data_queries(queries: CaptureQueriesContext) -> list[str]:
     """Queries of the data, leaving out those of Django's database cache (if in use)."""
     found = [q["sql"] for q in queries.captured_queries]

@@ -19,59 +19,41 @@ puts the player on the county's team sheet.
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Any
+import datetime as dt
+from collections.abc import Iterable, Iterator
 
-from django.db.models import (
-    Case,
-    Exists,
-    IntegerField,
-    Max,
-    Min,
-    OuterRef,
-    Q,
-    QuerySet,
-    Value,
-    When,
-)
-from django.db.models.functions import ExtractYear
+from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from ecfgrading.engine.periods import season_of
 from ecfgrading.lookups.members import Affiliation, Source
 from ecfgrading.matching.names import fold
-from ecfgrading.registry.models import ClubMembership, Event, Game, NotGradedReason, Player
+from ecfgrading.registry.models import ClubMembership, Event, Game, NotGradedReason
 
-SIDES = ("player1", "player2")  # PIN1 and PIN2: the home team and the away team
+# A player's memberships: (first season, last season, of a club that plays for the county).
+_Spans = dict[int, list[tuple[int, int, bool]]]
+# A county match's game: its players, its day, whether its name puts them on the county's side.
+_Game = tuple[int | None, int | None, dt.date, bool, bool]
 
 
 def county_team(county_id: int, county: str, team_clubs: list[int]) -> Source:
     """The players who have played for the county (its id and name; ``team_clubs`` are
-    clubs named after it): two queries."""
-    # By the club's county, not a list of its clubs: SQLite would probe the membership
-    # index once for each club of the list for each game.
-    quoting = (
-        Q(club__county_id=county_id) | Q(club_id__in=team_clubs)
-        if team_clubs
-        else Q(club__county_id=county_id)
-    )
-    matches = Event.objects.filter(kind=Event.Kind.COUNTY_MATCH)
-    span = matches.aggregate(first=Min("start_date"), last=Max("end_date"))
-    if span["first"] is None:
-        return Source(Q(pk__in=[]))
-    seasons = range(season_of(span["first"]), season_of(span["last"]) + 1)
-    played = (
-        Game.objects.filter(event__in=matches)
+    clubs named after it): two queries, the seasons worked out here (issue 25: a query
+    that tested every side of every county match took seconds on a national registry).
+    """
+    quoting = Q(club__county_id=county_id) | Q(club_id__in=team_clubs)
+    ours = ClubMembership.objects.filter(quoting).values("player_id")
+    home, away = _named(county)
+    games = (
+        Game.objects.filter(event__kind=Event.Kind.COUNTY_MATCH)
         .exclude(not_graded_reason=NotGradedReason.SUPERSEDED)
-        .annotate(season=season_expression("game_date", seasons))
+        .filter(home | away | Q(player1_id__in=ours) | Q(player2_id__in=ours))
+        .annotate(home=_flag(home), away=_flag(away))
+        .order_by()
+        .values_list("player1_id", "player2_id", "game_date", "home", "away")
     )
-    sides: list[QuerySet[Any]] = []
-    for side, named in zip(SIDES, _named(county), strict=True):
-        quoted = Exists(_quoted(side).filter(quoting))
-        sides.append(played.filter(quoted | (named & ~Exists(_quoted(side)))).values(side))
-    players = Player.objects.filter(Q(id__in=sides[0]) | Q(id__in=sides[1]))
-    # Read once, not in every query; in no order (the model's name order would walk
-    # every player).
-    team = list(players.order_by().values_list("id", flat=True))
+    found: list[_Game] = list(games)
+    spans = _spans({pid for p1, p2, *_ in found for pid in (p1, p2) if pid}, county_id, team_clubs)
+    team = sorted(set(_played(found, spans)))
 
     def absorbed(merged: list[int]) -> list[Affiliation]:
         return [Affiliation(None, pk, None) for pk in set(merged) & set(team)]
@@ -79,13 +61,34 @@ def county_team(county_id: int, county: str, team_clubs: list[int]) -> Source:
     return Source(Q(id__in=team), absorbed)
 
 
-def _quoted(side: str) -> QuerySet[ClubMembership]:
-    """The side's memberships quoted in the game's season."""
-    return ClubMembership.objects.filter(
-        player_id=OuterRef(side),
-        first_season__lte=OuterRef("season"),
-        last_season__gte=OuterRef("season"),
-    )
+def _flag(condition: Q) -> ExpressionWrapper:
+    return ExpressionWrapper(condition, output_field=BooleanField())
+
+
+def _spans(players: set[int], county_id: int, team_clubs: list[int]) -> _Spans:
+    """Every membership of these players: its seasons and whether its club plays for the
+    county (affiliated to it, or named after it)."""
+    rows = ClubMembership.objects.filter(player_id__in=sorted(players)).order_by()
+    found: _Spans = {}
+    named_after = set(team_clubs)
+    columns = ("player_id", "club_id", "club__county_id", "first_season", "last_season")
+    for pid, club, county, first, last in rows.values_list(*columns):
+        ours = county == county_id or club in named_after
+        found.setdefault(pid, []).append((first, last, ours))
+    return found
+
+
+def _played(games: Iterable[_Game], spans: _Spans) -> Iterator[int]:
+    """The sides who played for the county: quoted that season with a club of it, or,
+    quoted with no club at all that season, placed by the match's name."""
+    for first, second, day, home, away in games:
+        season = season_of(day)
+        for pid, named in ((first, home), (second, away)):
+            if pid is None:
+                continue
+            quoted = [ours for start, end, ours in spans.get(pid, ()) if start <= season <= end]
+            if any(quoted) or (named and not quoted):
+                yield pid
 
 
 def _named(county: str) -> tuple[Q, Q]:
@@ -101,18 +104,3 @@ def is_team_club(club: str, county: str) -> bool:
     """A club named after the county, such as 'Kent' or 'Kent County'."""
     name, place = fold(club.replace(".", "")), fold(county)
     return name in (place, f"{place} county")
-
-
-def season_expression(field: str, seasons: range) -> Case:
-    """The season of a date column in SQL, ``engine.periods.season_of`` (1 June .. 31 May,
-    named by the year it ends), for a query that filters by it: ranges of dates for the
-    ``seasons`` expected (plain comparisons, which SQLite makes without calling back into
-    Python), and the year and month of any other date."""
-
-    def ranges(season: int) -> When:
-        first, last = date(season - 1, 6, 1), date(season, 5, 31)
-        return When(**{f"{field}__range": (first, last)}, then=Value(season))
-
-    june_on = When(**{f"{field}__month__gte": 6}, then=ExtractYear(field) + 1)
-    other = Case(june_on, default=ExtractYear(field), output_field=IntegerField())
-    return Case(*map(ranges, seasons), default=other, output_field=IntegerField())

@@ -517,12 +517,16 @@ def _in_latin1(
     clubs: dict[str, str] = {}
     written: list[GradeListRow] = []
     for row in rows:
+        for club in row.clubs:
+            if club not in clubs:
+                clubs[club] = latin1(club)
+        club_names = tuple(clubs[club] for club in row.clubs)
+        if row.name.isascii() and club_names == row.clubs:
+            written.append(row)  # most rows: nothing to write otherwise (ASCII is NFC)
+            continue
         name = latin1(row.name)
         if name != nfc(row.name):
             players.append(Transliteration("player", row.name, name))
-        for club in row.clubs:
-            clubs.setdefault(club, latin1(club))
-        club_names = tuple(clubs[club] for club in row.clubs)
         written.append(replace(row, name=name, clubs=club_names))
     changed = [Transliteration("club", club, as_written) for club, as_written in clubs.items()]
     kept = [each for each in changed if each.written != nfc(each.name)]

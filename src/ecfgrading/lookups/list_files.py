@@ -22,11 +22,15 @@ holds the data token too, and a correction made since gives a new file, not a st
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import cache
 
 from ecfgrading.engine.types import Rate
@@ -52,6 +56,10 @@ EXAMPLE_NAMES = "grades201207.csv, grades201207-standard-august.xlsx or grades20
 # wait for it this long, polling the cache, before making it themselves.
 _WAIT_SECONDS = 30.0
 _POLL_SECONDS = 0.1
+# Under the home: each file once made, kept for every worker of this server. A published
+# version's file never changes, so it is never made again while the code is the same.
+KEPT_FOLDER = "list-files"
+FROZEN = "frozen:"  # a token made of the times the versions held were frozen
 
 
 @dataclass(frozen=True)
@@ -146,7 +154,7 @@ def _frozen_token(versions: Sequence[VersionInfo]) -> str | None:
     stamps = dict(found.values_list("version_id", "frozen_at"))
     if len(stamps) < len(versions):
         return None
-    return "frozen:" + ",".join(stamps[v.id].isoformat() for v in versions)
+    return FROZEN + ",".join(stamps[v.id].isoformat() for v in versions)
 
 
 def _version(file: ListFile, rate: Rate, found: Sequence[VersionInfo]) -> VersionInfo:
@@ -160,9 +168,24 @@ def _version(file: ListFile, rate: Rate, found: Sequence[VersionInfo]) -> Versio
     return versions[-1]
 
 
-def file_bytes(resolved: ResolvedFile) -> bytes:
-    """The file's bytes from the shared cache, made once by whichever server asks first
-    while the others wait for it (an export of the national list takes seconds)."""
+def file_bytes(resolved: ResolvedFile, build: str = "") -> bytes:
+    """The file's bytes as kept on this server's disk, else from the shared cache, else
+    made once by whichever server asks first while the others wait for it (an export of
+    the national list takes seconds). ``build``: the code deployed (``web.deployed``),
+    so that a file kept on disk is never served by a deployment that writes it otherwise."""
+    kept = _kept_path(resolved, build)
+    if kept is None:
+        return _shared_bytes(resolved)
+    try:
+        return kept.read_bytes()
+    except OSError:
+        pass  # not made on this server yet
+    body = _shared_bytes(resolved)
+    _keep(kept, body)
+    return body
+
+
+def _shared_bytes(resolved: ResolvedFile) -> bytes:
     key = f"listfile:{resolved.tag}"
     body: bytes | None = cache.get(key)
     if body is not None:
@@ -178,6 +201,59 @@ def file_bytes(resolved: ResolvedFile) -> bytes:
     finally:
         cache.delete(making)
     return body
+
+
+def warm_files(build: str = "") -> int:
+    """Make and keep the newest list's whole files that will not change (its versions
+    frozen), in every format, before anyone asks; the number made now (0 when all were
+    kept already)."""
+    found = published_versions()
+    if not found:
+        return 0
+    newest = max(v.list_id for v in found)
+    made = 0
+    for link in links(newest):
+        resolved = resolve(parse_filename(link.filename), found)
+        kept = _kept_path(resolved, build)
+        if kept is not None and not kept.is_file():
+            file_bytes(resolved, build)
+            made += 1
+    return made
+
+
+def _kept_path(resolved: ResolvedFile, build: str) -> Path | None:
+    """Where this server keeps the file: under the home, by the code deployed, the
+    database it was made from and the file's tag (its versions, format and when they
+    were frozen); None for a version published before snapshots, whose file follows the
+    registry (its tag holds the data token) and stays in the shared cache only."""
+    if not resolved.token.startswith(FROZEN):
+        return None
+    database = settings.DATABASES["default"]
+    where = f"{build}|{database['ENGINE']}|{database.get('HOST', '')}|{database['NAME']}"
+    folder = hashlib.sha1(where.encode()).hexdigest()[:16]
+    return kept_root() / folder / f"{resolved.tag}.{resolved.file.fmt}"
+
+
+def kept_root() -> Path:
+    """The folder of the files kept on this server, under the home."""
+    return Path(settings.HOME) / KEPT_FOLDER
+
+
+def _keep(path: Path, body: bytes) -> None:
+    """Written whole or not at all (a temporary file renamed), so that another worker
+    never reads half a file; a disk that refuses it only costs the next asker time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(dir=path.parent, suffix=".part")
+    except OSError:
+        return
+    written = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(body)
+        written.replace(path)
+    except OSError:
+        written.unlink(missing_ok=True)
 
 
 def _wait_for(key: str, making: str) -> bytes | None:

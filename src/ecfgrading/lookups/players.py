@@ -35,6 +35,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db.models import Max, Q
+from django.db.models.functions import Coalesce
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode, code_text
 from ecfgrading.engine.conversions import below_fide_minimum, ecf_to_fide, ecf_to_national_elo
@@ -692,9 +693,14 @@ def players_named(stem: str) -> list[PlayerInfo]:
         raise ServiceError(
             f"expected the start of a surname, e.g. 'smi' or 'smith,+jo'; got {stem!r}"
         )
-    matching = Player.objects.filter(
-        name_key__gte=prefix, name_key__lt=prefix_successor(prefix), merged_into__isnull=True
-    ).order_by("name_key", "code")
+    # "Not merged" as an expression no index answers: SQLite, with no statistics, read
+    # every unmerged player by the merges' index (most of the registry) and sorted them,
+    # where the names' index gives the stem's players in order (issue 25).
+    matching = (
+        Player.objects.alias(merged=Coalesce("merged_into_id", 0))
+        .filter(name_key__gte=prefix, name_key__lt=prefix_successor(prefix), merged=0)
+        .order_by("name_key", "code")
+    )
     return player_infos(list(matching.values_list("id", flat=True)[:MAX_FOUND]))
 
 

@@ -7,6 +7,8 @@ results received so far give them: on a national federation, seconds, paid by wh
 asks first. Each served worker runs a thread that notices a new token within
 ``INTERVAL`` seconds and does both; the next lists are computed once for all workers
 (``lookups.provisional``: the shared cache, with a lock), the names once per worker.
+The newest list's files are made and kept on the server's disk too
+(``lookups.list_files``): once for every worker of the server.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import time
 
 from django.db import connections
 
+from ecfgrading.lookups.list_files import warm_files
 from ecfgrading.lookups.search import warm_lookups
+from ecfgrading.web.deployed import site_build
 
 INTERVAL = 2.0  # seconds between looks at the data token
 
@@ -45,7 +49,10 @@ def warm_once(seen: str) -> str:
     """Warm what a token other than ``seen`` needs; the token now warm (``seen`` when
     nothing could be done: the database may be down or not yet migrated)."""
     try:
-        return warm_lookups(seen)
+        token = warm_lookups(seen)
+        if token != seen:
+            warm_files(site_build())  # the newest list's files, made once and kept
+        return token
     except Exception as error:  # a warming failure must never take a worker down
         _say_once(error)
         return seen

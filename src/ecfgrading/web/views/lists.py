@@ -22,6 +22,7 @@ from ecfgrading.lookups.conversions import conversion_table
 from ecfgrading.lookups.guide import rule_sets
 from ecfgrading.lookups.lists import Catalogue, CurrentList, PublishedList, VersionInfo, catalogue
 from ecfgrading.web.caching import cached_page
+from ecfgrading.web.deployed import site_build
 from ecfgrading.web.render import respond
 
 # A file named by its version holds the same versions for ever (G26); one named by its
@@ -59,7 +60,8 @@ def download(request: HttpRequest, filename: str) -> HttpResponse:
     if unchanged is not None:
         return _cache_headers(unchanged, resolved, etag, published)
     file = resolved.file
-    response = HttpResponse(list_files.file_bytes(resolved), content_type=file.content_type)
+    body = list_files.file_bytes(resolved, build=site_build())
+    response = HttpResponse(body, content_type=file.content_type)
     response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
     return _cache_headers(response, resolved, etag, published)
 
