@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import re_accepts_gzip
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from django.views.decorators.http import require_safe
 
@@ -23,6 +24,7 @@ from ecfgrading.lookups.guide import rule_sets
 from ecfgrading.lookups.lists import Catalogue, CurrentList, PublishedList, VersionInfo, catalogue
 from ecfgrading.web.caching import cached_page
 from ecfgrading.web.deployed import site_build
+from ecfgrading.web.middleware.compression import COMPRESSED_TYPES
 from ecfgrading.web.render import respond
 
 # A file named by its version holds the same versions for ever (G26); one named by its
@@ -60,10 +62,27 @@ def download(request: HttpRequest, filename: str) -> HttpResponse:
     if unchanged is not None:
         return _cache_headers(unchanged, resolved, etag, published)
     file = resolved.file
-    body = list_files.file_bytes(resolved, build=site_build())
+    zipped = _zipped(request, resolved)
+    body = zipped if zipped is not None else list_files.file_bytes(resolved, build=site_build())
     response = HttpResponse(body, content_type=file.content_type)
     response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
-    return _cache_headers(response, resolved, etag, published)
+    response = _cache_headers(response, resolved, etag, published)
+    if zipped is not None:
+        # As the compression middleware would send it (which leaves it be): gzip, a weak
+        # tag for the encoded bytes, and a cache told that the encoding varies.
+        response["Content-Encoding"] = "gzip"
+        response["ETag"] = f"W/{etag}"
+        patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
+def _zipped(request: HttpRequest, resolved: list_files.ResolvedFile) -> bytes | None:
+    """The kept file already gzipped, for a client that takes gzip and a format the site
+    compresses (``web.middleware.compression``; XLSX is a zip already); else None."""
+    accepts = re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
+    if not accepts or resolved.file.content_type.split(";", 1)[0] not in COMPRESSED_TYPES:
+        return None
+    return list_files.gzipped_bytes(resolved, build=site_build())
 
 
 def _cache_headers(
