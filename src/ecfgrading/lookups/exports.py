@@ -17,7 +17,7 @@ An export makes a fixed handful of queries whatever the list's size (the version
 entries with their players, the previous list's and the august grades, the clubs).
 
 A published version's files never change (G26; issue 24, case 14): publication freezes
-what they show beside the entries (``frozen_details``, kept as a ``PublishedSnapshot``:
+what they show beside the entries (``services.lists.snapshots``, a ``PublishedSnapshot``:
 names, clubs, the versions Grade1 and the august grades come from, the rule set's
 words), and a version with a snapshot is written from it alone, never from the registry
 as it is now. A version published before snapshots existed is written as before, from
@@ -362,44 +362,6 @@ def _august_version(target: ListId, rate: Rate, version: ListVersion) -> ListVer
 
 
 # Frozen with the version -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FrozenDetails:
-    """What a version's files show beside its entries, read when it is published."""
-
-    players: list[list[Any]]  # [player id, code, name, sex, FIDE code, nation, [clubs]]
-    previous: ListVersion | None  # G4: Grade1's version
-    august: ListVersion | None  # G27: the august version then published, if any applies
-    rule_set: str  # G31: the rule set's name and words
-    rule_words: str
-
-
-def frozen_details(version: ListVersion) -> FrozenDetails:
-    """The version's public player details and the versions its files read, as they are
-    now: what ``services.lists.snapshots`` keeps when the version is published."""
-    grading_list = version.grading_list
-    target, rate = grading_list.list, Rate(grading_list.rate)
-    entries = ListEntry.objects.filter(version=version, published=True)
-    clubs = _clubs(entries, target.season())
-    rows = [
-        _frozen_row(values, clubs.get(values.player_id, ()))
-        for values in entries.values_list("player_id", *PLAYER_FIELDS, named=True)
-    ]
-    rule_set = _rule_set(version, None)
-    return FrozenDetails(
-        players=rows,
-        previous=_previous_version(target, rate),
-        august=_august_version(target, rate, version),
-        rule_set=rule_set.name,
-        rule_words=rule_set.words,
-    )
-
-
-def _frozen_row(values: Any, clubs: tuple[str, ...]) -> list[Any]:
-    player = _player(values, clubs)
-    pk = values.player_id
-    return [pk, player.code.number, player.name, player.sex, player.fide_code, player.nation, clubs]
 
 
 def _snapshots(versions: Mapping[Rate, ListVersion]) -> dict[int, PublishedSnapshot]:
