@@ -6,6 +6,7 @@ import ast
 from collections import Counter
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import ecfgrading.demo
 from ecfgrading.demo import SIZES, Federation, generate
 from ecfgrading.demo.events import EventKind
 from ecfgrading.demo.seasons import DEMO_SEASONS, SEASONS, age_date, season_label
+from ecfgrading.demo.teams import Team, _divisions
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import rate_of_play
 from ecfgrading.engine.types import Category, NotGraded, Rate, ResultCode
@@ -320,3 +322,22 @@ def test_the_corrected_file_puts_a_few_results_right_and_nothing_else(
     ]
     assert len(changed) == 3
     assert all({old, new} == {ResultCode.WIN, ResultCode.LOSS} for old, new in changed)
+
+
+@pytest.mark.parametrize(
+    ("teams", "sizes"),
+    [(16, [8, 8]), (10, [10]), (19, [8, 11]), (20, [8, 8, 4]), (3, [3])],
+)
+def test_league_divisions_hold_every_team_once_a_short_last_one_merged_up(
+    teams: int, sizes: list[int]
+) -> None:
+    """Eight teams to a division by strength; a last division of three or fewer joins the
+    one above it (10 teams: one of ten, not an error; 19: the last eleven together)."""
+    seen = np.arange(teams * 4, dtype=float)[::-1].reshape(teams * 4, 1)  # strongest first
+    world = SimpleNamespace(people=SimpleNamespace(seen=seen))
+    squads = [Team(f"Team {k}", np.arange(4 * k, 4 * k + 4)) for k in range(teams)]
+    divisions = _divisions(world, 0, squads)  # type: ignore[arg-type]
+    assert [len(division) for division in divisions] == sizes
+    assert [team.name for division in divisions for team in division] == [
+        f"Team {k}" for k in range(teams)
+    ]

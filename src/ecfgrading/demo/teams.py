@@ -104,7 +104,8 @@ def _divisions(world: World, season: int, teams: list[Team]) -> list[list[Team]]
     ranked = sorted(teams, key=lambda team: -team.strength(season, world))
     divisions = [ranked[k : k + DIVISION_TEAMS] for k in range(0, len(ranked), DIVISION_TEAMS)]
     if len(divisions) > 1 and len(divisions[-1]) < 4:
-        divisions[-2] += divisions.pop()
+        last = divisions.pop()  # popped first: ``divisions[-2] += divisions.pop()`` would
+        divisions[-1].extend(last)  # put the merged division in the place of the one above
     return [division for division in divisions if len(division) >= 2]
 
 
