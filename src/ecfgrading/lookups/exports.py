@@ -29,13 +29,13 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
-from django.db.models import QuerySet
 from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -57,7 +57,8 @@ from ecfgrading.formats.gradelist import (
 )
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.guide import era as rule_set_era
-from ecfgrading.lookups.memberships import shown_clubs
+from ecfgrading.lookups.memberships import club_labels
+from ecfgrading.lookups.rows import fetch
 from ecfgrading.lookups.versions import published
 from ecfgrading.matching.transliteration import latin1, nfc
 from ecfgrading.registry.models import GradingList, ListEntry, ListVersion, PublishedSnapshot
@@ -312,7 +313,8 @@ def _rows(
     }
     frozen = _frozen_players(versions, snapshots)
     live = entries.exclude(version__in=list(snapshots))
-    clubs = _clubs(live, target.season()) if len(snapshots) < len(versions) else {}
+    season = target.season()
+    clubs = club_labels(live.values("player_id"), season) if len(snapshots) < len(versions) else {}
     players: dict[int, _Player] = {}
     grades: dict[int, dict[Rate, _Grade]] = {}
     found = entries.values_list(*ENTRY_FIELDS, *PLAYER_FIELDS, named=True)
@@ -338,11 +340,11 @@ def _context(
     if snapshot is not None:
         august = None if snapshot.august is None else _grades_in(snapshot.august)
         return _Context(version, _grades_in(snapshot.previous), august)
-    previous = _previous_version(target, rate)
+    previous = previous_version(target, rate)
     return _Context(version, _grades_in(previous), _august_grades(target, rate, version))
 
 
-def _previous_version(target: ListId, rate: Rate) -> ListVersion | None:
+def previous_version(target: ListId, rate: Rate) -> ListVersion | None:
     """G4: the current version of the list before this one of the rate."""
     return published(target.previous_same_rate(rate), rate)
 
@@ -351,11 +353,12 @@ def _august_grades(
     target: ListId, rate: Rate, version: ListVersion
 ) -> Mapping[int, int | None] | None:
     """G27: for a July list exported at another version, the august grades if published."""
-    august = _august_version(target, rate, version)
+    august = august_version(target, rate, version)
     return None if august is None else _grades_in(august)
 
 
-def _august_version(target: ListId, rate: Rate, version: ListVersion) -> ListVersion | None:
+def august_version(target: ListId, rate: Rate, version: ListVersion) -> ListVersion | None:
+    """G27: the list's published august version, for any later version of a July list."""
     if not version.grading_list.has_august or version.name == ListVersion.AUGUST:
         return None
     return _named(target, rate, ListVersion.AUGUST)
@@ -369,11 +372,31 @@ def _snapshots(versions: Mapping[Rate, ListVersion]) -> dict[int, PublishedSnaps
     return {each.version_id: each for each in found.select_related("previous", "august")}
 
 
+def frozen_rows(version: ListVersion, season: int) -> list[list[Any]]:
+    """What a snapshot keeps of each published player (G23) of ``version`` as the registry
+    holds him now: [player id, code, 'Surname, Forenames', sex, FIDE code, nation,
+    [clubs]], by name; public fields only (``PLAYER_FIELDS``). Two queries, plain rows:
+    a national list's 30,000 players in a fraction of a second (``_frozen_players`` reads
+    them back)."""
+    entries = ListEntry.objects.filter(version=version, published=True).order_by(
+        "player__surname", "player__forenames", "player__code"
+    )
+    players = entries.values("player_id")
+    clubs = defaultdict(
+        list, {pk: list(found) for pk, found in club_labels(players, season).items()}
+    )
+    rows = fetch(entries.values_list("player_id", *PLAYER_FIELDS))
+    return [
+        [pk, code, full_name(surname, forenames), sex, _fide_code(fide_id), nation, clubs[pk]]
+        for pk, code, surname, forenames, sex, fide_id, nation in rows
+    ]
+
+
 def _frozen_players(
     versions: Mapping[Rate, ListVersion], snapshots: Mapping[int, PublishedSnapshot]
 ) -> dict[int, _Player]:
-    """Players as frozen with the versions; of two versions that both hold a player (a
-    file of both rates), the one published later."""
+    """Players as frozen with the versions (``frozen_rows``); of two versions that both
+    hold a player (a file of both rates), the one published later."""
     found: dict[int, _Player] = {}
     for version in sorted(versions.values(), key=lambda v: (v.published_at, v.pk)):
         snapshot = snapshots.get(version.pk)
@@ -407,15 +430,18 @@ def _grades_in(version: ListVersion | None) -> dict[int, int | None]:
 
 def _player(values: Any, clubs: tuple[str, ...]) -> _Player:
     surname, forenames = values.player__surname, values.player__forenames
-    fide_id = values.player__fide_id
     return _Player(
         code=GradingCode(values.player__code),
         name=full_name(surname, forenames),
         sex=values.player__sex,
-        fide_code="" if fide_id is None else str(fide_id),
+        fide_code=_fide_code(values.player__fide_id),
         nation=values.player__nation,
         clubs=clubs,
     )
+
+
+def _fide_code(fide_id: int | None) -> str:
+    return "" if fide_id is None else str(fide_id)
 
 
 def _grade(values: Any, rate: Rate, context: _Context) -> _Grade:
@@ -444,13 +470,6 @@ def _grade(values: Any, rate: Rate, context: _Context) -> _Grade:
 def _grade1(in_previous_list: int | None, stored: int | None) -> int | None:
     """Grade1: the previous list's current grade (G4), else the one stored with the entry."""
     return stored if in_previous_list is None else in_previous_list
-
-
-def _clubs(entries: QuerySet[ListEntry], season: int) -> dict[int, tuple[str, ...]]:
-    """Each player's clubs not lapsed by the list's season (lookups.memberships), most recent
-    first; locations with '*'."""
-    shown = shown_clubs(entries.values("player_id"), season, limit=None)
-    return {pk: tuple(dict.fromkeys(club.label for club in clubs)) for pk, clubs in shown.items()}
 
 
 # CSV and XLSX -----------------------------------------------------------------------------

@@ -26,8 +26,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from django.core.exceptions import EmptyResultSet
-from django.db import connections
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -38,6 +36,7 @@ from ecfgrading.lookups.history import EntryRow
 from ecfgrading.lookups.lists import CurrentList, VersionInfo, current_season, published_versions
 from ecfgrading.lookups.memberships import ClubShown, current_memberships
 from ecfgrading.lookups.records import Survivors
+from ecfgrading.lookups.rows import fetch
 from ecfgrading.registry.models import ListEntry, Player
 
 # Privacy: the only player columns read for the public (never date_of_birth).
@@ -190,18 +189,6 @@ class RatingRow(NamedTuple):
 
 
 _Seen = tuple[int | None, str, int]  # grade, category, games counted
-
-
-def fetch(query: QuerySet[Any]) -> list[tuple[Any, ...]]:
-    """The rows of a ``values_list`` query as the database gives them: no per-row field
-    conversions, so only for columns that need none (numbers and text)."""
-    try:
-        sql, params = query.query.get_compiler(using=query.db).as_sql()
-    except EmptyResultSet:  # filtered by an empty list: nothing to ask for
-        return []
-    with connections[query.db].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
 
 
 def rating_rows(

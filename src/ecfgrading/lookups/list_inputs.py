@@ -27,8 +27,8 @@ from ecfgrading.engine.periods import ListId, Period
 from ecfgrading.engine.rules import RuleSet
 from ecfgrading.engine.types import Rate, ResultCode
 from ecfgrading.lookups import versions
-from ecfgrading.lookups.grades import fetch
 from ecfgrading.lookups.records import Survivors
+from ecfgrading.lookups.rows import fetch
 from ecfgrading.registry.models import (
     Event,
     Game,
