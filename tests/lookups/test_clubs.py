@@ -474,10 +474,10 @@ def county_match(*games: tuple[str, Player, Player, dt.date], superseded: bool =
 
 
 def team_ids(county: str) -> set[int]:
+    """The county team as its page reads it: every county's worked out together, with
+    the club index of the data token."""
     index = club_index()
-    pk = index.county_by_key[county]
-    named = [c for c, row in index.clubs.items() if row.name == index.county_names[pk]]
-    found = county_team(pk, index.county_names[pk], named)
+    found = county_team(index.county_team(index.county_by_key[county]))
     return set(Player.objects.filter(found.players).values_list("id", flat=True))
 
 

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.demo.summary import DemoSummary
-from ecfgrading.lookups import name_index, provisional
+from ecfgrading.lookups import clubs, name_index, provisional
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.search import search_players
 from ecfgrading.web import warming
@@ -53,6 +53,30 @@ def test_a_token_already_warm_is_not_warmed_again(demo: DemoSummary) -> None:
     with CaptureQueriesContext(connection) as captured:
         assert warming.warm_once(token) == token
     assert len(captured) <= 1  # the token, read once (or from the shared cache)
+
+
+@pytest.mark.django_db
+def test_after_warming_a_county_team_page_reads_no_game(demo: DemoSummary) -> None:
+    """Issue 25: every county's team is worked out once per token, while warming; the
+    page then reads its players, never the county matches' games again."""
+    clubs.forget_index()
+    key = next(key for pk, key in clubs.club_index().county_keys.items() if _has_team(pk))
+    clubs.forget_index()
+    assert _game_queries(key) > 0  # cold: the county matches are read
+    clubs.forget_index()
+    warming.warm_once("")
+    assert _game_queries(key) == 0
+
+
+def _has_team(county: int) -> bool:
+    return bool(clubs.club_index().county_team(county))
+
+
+def _game_queries(county_key: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        found = clubs.county_members(county_key, team=True)
+    assert found.page.total > 0
+    return sum('"registry_game"' in query["sql"] for query in captured)
 
 
 def test_a_failure_is_logged_once_and_never_raised(

@@ -35,7 +35,7 @@ from django.db.models import Q, QuerySet
 
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound, ServiceError
-from ecfgrading.lookups.county_teams import county_team, is_team_club
+from ecfgrading.lookups.county_teams import Teams, county_team, county_teams, is_team_club
 from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.lists import CurrentList, VersionInfo, current_season, lists_by_rate
 from ecfgrading.lookups.members import (
@@ -173,6 +173,7 @@ class ClubIndex:
         self.keys = sorted(key for kind, pk, name in names for key in _keys(kind, pk, name))
         self.texts = [key.text for key in self.keys]
         self._team_clubs: dict[int, list[int]] = {}  # worked out when first asked for
+        self._teams: Teams | None = None  # likewise
 
     def club(self, pk: int) -> ClubRef:
         row = self.clubs[pk]
@@ -194,6 +195,14 @@ class ClubIndex:
             found = [pk for pk, row in self.clubs.items() if is_team_club(row.name, name)]
             self._team_clubs[county_id] = found
         return found
+
+    def county_team(self, county_id: int) -> frozenset[int]:
+        """Everyone who has played for the county (``lookups.county_teams``): every
+        county's team worked out together, once per index (per data token)."""
+        if self._teams is None:
+            counties = {pk: (name, self.team_clubs(pk)) for pk, name in self.county_names.items()}
+            self._teams = county_teams(counties)
+        return self._teams.get(county_id, frozenset())
 
     def group(self, pk: int) -> list[int]:
         """The clubs whose members are this club's: its survivor's and every club merged
@@ -293,6 +302,14 @@ def club_index() -> ClubIndex:
     return found
 
 
+def warm_clubs() -> None:
+    """Build the club index of the current data token and its county teams, as the first
+    club lookup and county-team page would (``web.warming``)."""
+    index = club_index()
+    for county in index.county_names:
+        index.county_team(county)
+
+
 def forget_index() -> None:
     """Drop the index (tests that rewrite the records under one token)."""
     _INDEX.clear()
@@ -388,12 +405,11 @@ def county_members(
     county team: everyone who has played for the county (``county_team``)."""
     index = club_index()
     pk = _county_id(index, key)
-    county = index.county(pk)
     lists = lists_by_rate()
     season = reference_season(lists)
     clubs = index.of_county.get(pk, [])
     if team:
-        found = county_team(pk, county.name, index.team_clubs(pk))
+        found = county_team(index.county_team(pk))
     else:
         found = _memberships(season, Q(club_id__in=clubs), with_club=True)
     match = index.match("county", pk)

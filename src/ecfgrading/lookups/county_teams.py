@@ -20,84 +20,111 @@ puts the player on the county's team sheet.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Mapping
+from functools import cache
+from typing import Any
 
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models import Q
 
-from ecfgrading.engine.periods import season_of
 from ecfgrading.lookups.members import Affiliation, Source
+from ecfgrading.lookups.rows import fetch
 from ecfgrading.matching.names import fold
 from ecfgrading.registry.models import ClubMembership, Event, Game, NotGradedReason
 
-# A player's memberships: (first season, last season, of a club that plays for the county).
-_Spans = dict[int, list[tuple[int, int, bool]]]
-# A county match's game: its players, its day, whether its name puts them on the county's side.
-_Game = tuple[int | None, int | None, dt.date, bool, bool]
+Counties = Mapping[int, tuple[str, Collection[int]]]  # id -> name, clubs named after it
+Teams = dict[int, frozenset[int]]  # county id -> the players who have played for it
+# A player's memberships: (first season, last season, the counties its club plays for).
+_Spans = dict[int, list[tuple[int, int, frozenset[int]]]]
 
 
-def county_team(county_id: int, county: str, team_clubs: list[int]) -> Source:
-    """The players who have played for the county (its id and name; ``team_clubs`` are
-    clubs named after it): two queries, the seasons worked out here (issue 25: a query
-    that tested every side of every county match took seconds on a national registry).
-    """
-    quoting = Q(club__county_id=county_id) | Q(club_id__in=team_clubs)
-    ours = ClubMembership.objects.filter(quoting).values("player_id")
-    home, away = _named(county)
-    games = (
-        Game.objects.filter(event__kind=Event.Kind.COUNTY_MATCH)
-        .exclude(not_graded_reason=NotGradedReason.SUPERSEDED)
-        .filter(home | away | Q(player1_id__in=ours) | Q(player2_id__in=ours))
-        .annotate(home=_flag(home), away=_flag(away))
-        .order_by()
-        .values_list("player1_id", "player2_id", "game_date", "home", "away")
-    )
-    found: list[_Game] = list(games)
-    spans = _spans({pid for p1, p2, *_ in found for pid in (p1, p2) if pid}, county_id, team_clubs)
-    team = sorted(set(_played(found, spans)))
+def county_team(team: Collection[int]) -> Source:
+    """A county team's players (of ``county_teams``) as a member list's source."""
 
     def absorbed(merged: list[int]) -> list[Affiliation]:
         return [Affiliation(None, pk, None) for pk in set(merged) & set(team)]
 
-    return Source(Q(id__in=team), absorbed)
+    return Source(Q(id__in=sorted(team)), absorbed)
 
 
-def _flag(condition: Q) -> ExpressionWrapper:
-    return ExpressionWrapper(condition, output_field=BooleanField())
+def county_teams(counties: Counties) -> Teams:
+    """The players who have played for each county, every county at once: two queries
+    whatever the number of counties (every county match's games; the memberships of
+    those who played them), the seasons worked out here. Issue 25: a county's own pass
+    over the county matches took 150 ms on a national registry, as long for each county;
+    ``lookups.clubs`` keeps this with the club index, once per data token."""
+    matches = (
+        Game.objects.filter(event__kind=Event.Kind.COUNTY_MATCH)
+        .exclude(not_graded_reason=NotGradedReason.SUPERSEDED)
+        .order_by()
+    )
+    games = fetch(
+        matches.values_list("player1_id", "player2_id", "game_date", "part_kind", "part_name")
+    )
+    spans = _spans(matches, counties)
+    names = tuple((pk, name.casefold()) for pk, (name, _clubs) in counties.items())
+    named = cache(lambda kind, part: _named(kind, part, names))
+    sides: set[tuple[int, int, tuple[int, ...]]] = set()  # player, season, named counties
+    for first, second, day, kind, part in games:
+        season = _season(day)
+        home, away = named(kind, part)
+        sides.update((pid, season, side) for pid, side in ((first, home), (second, away)) if pid)
+    teams: dict[int, set[int]] = {pk: set() for pk in counties}
+    for pid, season, side in sides:
+        for county in _played_for(spans.get(pid, ()), season, side):
+            teams[county].add(pid)
+    return {pk: frozenset(players) for pk, players in teams.items()}
 
 
-def _spans(players: set[int], county_id: int, team_clubs: list[int]) -> _Spans:
-    """Every membership of these players: its seasons and whether its club plays for the
-    county (affiliated to it, or named after it)."""
-    rows = ClubMembership.objects.filter(player_id__in=sorted(players)).order_by()
-    found: _Spans = {}
-    named_after = set(team_clubs)
+def _spans(matches: Any, counties: Counties) -> _Spans:
+    """Every membership of everyone who played a county match: its seasons and the
+    counties its club plays for (affiliated to one, or named after one)."""
+    named_after: dict[int, set[int]] = {}
+    for county, (_name, clubs) in counties.items():
+        for club in clubs:
+            named_after.setdefault(club, set()).add(county)
+    sides = Q(player_id__in=matches.values("player1_id")) | Q(
+        player_id__in=matches.values("player2_id")
+    )
     columns = ("player_id", "club_id", "club__county_id", "first_season", "last_season")
-    for pid, club, county, first, last in rows.values_list(*columns):
-        ours = county == county_id or club in named_after
-        found.setdefault(pid, []).append((first, last, ours))
+    rows = fetch(ClubMembership.objects.filter(sides).order_by().values_list(*columns))
+    found: _Spans = {}
+    for pid, club, county, first, last in rows:
+        plays_for = named_after.get(club, set()) | ({county} if county in counties else set())
+        found.setdefault(pid, []).append((first, last, frozenset(plays_for)))
     return found
 
 
-def _played(games: Iterable[_Game], spans: _Spans) -> Iterator[int]:
-    """The sides who played for the county: quoted that season with a club of it, or,
-    quoted with no club at all that season, placed by the match's name."""
-    for first, second, day, home, away in games:
-        season = season_of(day)
-        for pid, named in ((first, home), (second, away)):
-            if pid is None:
-                continue
-            quoted = [ours for start, end, ours in spans.get(pid, ()) if start <= season <= end]
-            if any(quoted) or (named and not quoted):
-                yield pid
+def _played_for(
+    spans: Iterable[tuple[int, int, frozenset[int]]], season: int, named: tuple[int, ...]
+) -> Iterable[int]:
+    """The counties a side played for: those of the clubs results quoted him with that
+    season, or, quoted with no club at all that season, the one the match's name gives."""
+    quoted = [counties for first, last, counties in spans if first <= season <= last]
+    return frozenset().union(*quoted) if quoted else named
 
 
-def _named(county: str) -> tuple[Q, Q]:
-    """Matches naming the county as the home team ('Kent v ...') and as the away team
-    ('... v Kent', '... v Kent (U160)')."""
-    match = Q(part_kind=Game.Part.MATCH)
-    home = Q(part_name__istartswith=f"{county} v ")
-    away = Q(part_name__iendswith=f" v {county}") | Q(part_name__icontains=f" v {county} (")
-    return match & home, match & away
+def _season(day: dt.date | str) -> int:
+    """``season_of`` for a date as the database gives it (SQLite: ISO text)."""
+    if isinstance(day, str):
+        year, month = int(day[:4]), int(day[5:7])
+    else:
+        year, month = day.year, day.month
+    return year + 1 if month >= 6 else year
+
+
+def _named(
+    kind: str, part: str, counties: tuple[tuple[int, str], ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The counties a match's name gives as the home team ('Kent v ...') and as the away
+    team ('... v Kent', '... v Kent (U160)'), in any case."""
+    if kind != Game.Part.MATCH:
+        return (), ()
+    text = part.casefold()
+    home = tuple(pk for pk, name in counties if text.startswith(f"{name} v "))
+    away = tuple(
+        pk for pk, name in counties if text.endswith(f" v {name}") or f" v {name} (" in text
+    )
+    return home, away
 
 
 def is_team_club(club: str, county: str) -> bool:

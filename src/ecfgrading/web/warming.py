@@ -8,7 +8,9 @@ asks first. Each served worker runs a thread that notices a new token within
 ``INTERVAL`` seconds and does both; the next lists are computed once for all workers
 (``lookups.provisional``: the shared cache, with a lock), the names once per worker.
 The newest list's files are made and kept on the server's disk too
-(``lookups.list_files``): once for every worker of the server.
+(``lookups.list_files``): once for every worker of the server. So are the club index and
+every county's team (``lookups.clubs``; issue 25): a pass over every county match, once
+per worker, where each county-team page made cold took 150 ms.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 
 from django.db import connections
 
+from ecfgrading.lookups.clubs import warm_clubs
 from ecfgrading.lookups.list_files import warm_files
 from ecfgrading.lookups.search import warm_lookups
 from ecfgrading.web.deployed import site_build
@@ -51,6 +54,7 @@ def warm_once(seen: str) -> str:
     try:
         token = warm_lookups(seen)
         if token != seen:
+            warm_clubs()  # the club index and every county's team (issue 25)
             warm_files(site_build())  # the newest list's files, made once and kept
         return token
     except Exception as error:  # a warming failure must never take a worker down
