@@ -22,6 +22,20 @@ Links = Mapping[str, str | None]
 
 
 @register.simple_tag
+def county_club_items(clubs: Sequence[ClubRef]) -> SafeString:
+    """The ``<li>`` of each club of a county's page (up to hundreds), as the loop of
+    ``web/clubs/_facts.html`` wrote them: ``/clubs/`` reversed once, not for every club
+    (a club's key is its alphanumeric code or ``club-<id>``: nothing to quote)."""
+    prefix = escape(reverse("web:clubs"))
+    return mark_safe("".join(_club_item(club, prefix) for club in clubs))  # all escaped
+
+
+def _club_item(club: ClubRef, prefix: str) -> str:
+    code = f' <span class="code">{escape(club.code)}</span>' if club.code else ""
+    return f'<li><a href="{prefix}{escape(club.key)}/">{escape(club.label)}</a>{code}</li>\n'
+
+
+@register.simple_tag
 def club_rows(rows: Sequence[tuple[ClubMatch, Links]]) -> SafeString:
     """The ``<tr>`` of each club or county found, in order."""
     return mark_safe("".join(_row(match, links) for match, links in rows))  # all escaped
