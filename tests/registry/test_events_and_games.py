@@ -3,7 +3,8 @@
 from datetime import date
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Q
 
 from ecfgrading.registry.models import Club, Game, PendingIdentification, Submission
 
@@ -135,3 +136,40 @@ def test_clubs_known_by_name_only_need_no_code() -> None:
         Club.objects.create(code="7WAL", name="Another")
     with pytest.raises(IntegrityError), transaction.atomic():
         Club.objects.create(code="", name="Blank code")
+
+
+@pytest.mark.django_db
+def test_each_side_of_a_game_has_one_index_with_graded_and_date() -> None:
+    """Issue 25: a side's games are found, and his latest graded game read, through one
+    index per side; the foreign keys' own indexes are gone (no more indexes to write)."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, Game._meta.db_table)
+    indexes = [c["columns"] for c in found.values() if c["index"] and not c["primary_key"]]
+    for side in ("player1_id", "player2_id"):
+        assert [cols for cols in indexes if cols[0] == side] == [[side, "graded", "game_date"]]
+
+
+@pytest.mark.django_db
+def test_a_players_latest_graded_game_is_read_through_the_sides_index() -> None:
+    """The rating API's query (``lookups.players._last_games``): on SQLite from the index
+    alone (a covering index); PostgreSQL, told not to scan the table (its statistics of
+    an empty test table would), reads it through the same index."""
+    for side in ("player1_id", "player2_id"):
+        latest = Game.objects.filter(**{f"{side}__in": [1, 2]}).order_by().values_list(side)
+        query = latest.annotate(day=Max("game_date", filter=Q(graded=True)))
+        plan = _plan(*query.query.sql_with_params())
+        index = f"game_{side[:7]}_graded_idx"
+        if connection.vendor == "sqlite":
+            assert f"COVERING INDEX {index}" in plan, plan
+        else:
+            assert index in plan, plan
+
+
+def _plan(sql: str, params: tuple[object, ...]) -> str:
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        else:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(f"EXPLAIN {sql}", params)
+        return " ".join(str(row[-1]) for row in cursor.fetchall())

@@ -226,11 +226,23 @@ class Game(models.Model):
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="games")
     submission = models.ForeignKey(Submission, on_delete=models.PROTECT, related_name="games")
     # Each side is a player on record or, until identified, a pending identification.
+    # Indexed with ``graded`` and ``game_date`` (Meta), not alone: a player's games are
+    # found by the same index, and his latest graded game is read from it alone.
     player1 = models.ForeignKey(
-        "Player", null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_player1"
+        "Player",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="games_as_player1",
+        db_index=False,
     )
     player2 = models.ForeignKey(
-        "Player", null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_player2"
+        "Player",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="games_as_player2",
+        db_index=False,
     )
     pending1 = models.ForeignKey(
         PendingIdentification,
@@ -269,6 +281,12 @@ class Game(models.Model):
         ordering = ("sequence",)
         indexes = (
             models.Index(fields=("rate", "graded", "game_date"), name="game_rate_graded_date_idx"),
+            # Issue 25: each side's games, covering "his latest graded game" (the rating
+            # API's player rows, 300 at a time: 10 ms, against 40-130 ms through the
+            # table's rows), in place of the foreign keys' own indexes: no more indexes
+            # to write on import than before.
+            models.Index(fields=("player1", "graded", "game_date"), name="game_player1_graded_idx"),
+            models.Index(fields=("player2", "graded", "game_date"), name="game_player2_graded_idx"),
         )
         constraints = (
             models.CheckConstraint(
