@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import numpy as np
 import pytest
 
 from ecfgrading.engine import Rate
@@ -95,6 +96,22 @@ def test_a_player_merged_twice_counts_for_the_last_survivor_everywhere() -> None
     assert resolve_code(first.ref) == last
     assert Player.objects.get(pk=first.pk).surviving() == last
     assert Survivors().final == {first.id: last.id, middle.id: last.id}
+
+
+def test_a_column_of_records_maps_each_to_its_survivor_at_once() -> None:
+    """``Survivors.map`` on a whole column (a grading run's games' sides, G28): merged
+    records to the last survivor, every other id, below, between or above the merged
+    ones, to itself."""
+    fed = Federation()
+    before, first, middle, between, last, after = (
+        fed.player(name) for name in ("Before", "First", "Middle", "Between", "Last", "After")
+    )
+    merge_players(first.ref, middle.ref)
+    merge_players(middle.ref, last.ref)
+    merge_players(between.ref, after.ref)
+    ids = [before.id, first.id, middle.id, between.id, last.id, after.id, first.id, 10**9]
+    expected = [before.id, last.id, last.id, after.id, last.id, after.id, last.id, 10**9]
+    assert Survivors().map(np.array(ids, dtype=np.int64)).tolist() == expected
 
 
 def test_a_list_row_of_a_player_merged_twice_is_the_last_survivors_entry() -> None:

@@ -18,11 +18,18 @@ class Survivors:
 
     def __init__(self) -> None:
         self.final: dict[int, int] = surviving_ids(Player.merges())
+        merged = sorted(self.final)
+        self._merged = np.array(merged, dtype=np.int64)  # sorted: found by binary search
+        self._ends = np.array([self.final[pid] for pid in merged], dtype=np.int64)
 
     def map(self, player_ids: IntArray) -> IntArray:
+        """Each id's survivor, for a whole column at once (a national run's 400,000 games'
+        sides: a few milliseconds, where a Python loop over them took half a second)."""
         if not self.final:
             return player_ids
-        return np.array([self.final.get(int(p), int(p)) for p in player_ids], dtype=np.int64)
+        ids = np.asarray(player_ids, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self._merged, ids), len(self._merged) - 1)
+        return np.where(self._merged[at] == ids, self._ends[at], ids)
 
     def pick(self, values: dict[int, Any]) -> dict[int, Any]:
         """One value per survivor: his own record's first, else an absorbed record's."""
