@@ -20,17 +20,30 @@ class PartContext:
     last_day: date | None = None
 
 
+# A problem a check finds: its code, the attribute whose line it is on (None: the set's
+# first line), the field named, what was expected and what was given.
+Found = tuple[str, str | None, str, str, str]
+
+
 def check_player(player: PlayerEntry, lines: dict[str, int], log: ProblemLog) -> None:
+    for code, attr, name, expected, got in player_problems(player):
+        log.add(code, player.line if attr is None else lines[attr], name, expected, got)
+
+
+def player_problems(player: PlayerEntry) -> list[Found]:
     """Every player needs a name and a code or a club (results-file.md)."""
+    found: list[Found] = []
     if not player.full_name:
-        log.add("missing-name", player.line, "NAME", "NAME or SURNAME for every player", "")
+        found.append(("missing-name", None, "NAME", "NAME or SURNAME for every player", ""))
     if not (player.code_text or player.club_code or player.club_name):
         expected = "a grading code (REF, ECF CODE, BCF CODE) or a club (CLUB CODE, CLUB NAME)"
-        log.add("no-code-or-club", player.line, "ECF CODE", expected, "")
+        found.append(("no-code-or-club", None, "ECF CODE", expected, ""))
     if player.gender and player.gender.upper() not in ("M", "F"):
-        log.add("bad-gender", lines["gender"], "GENDER", "M or F", player.gender)
+        found.append(("bad-gender", "gender", "GENDER", "M or F", player.gender))
     if player.club_code and len(player.club_code) != 4:
-        log.add("bad-club-code", lines["club_code"], "CLUB CODE", "4 characters", player.club_code)
+        code = player.club_code
+        found.append(("bad-club-code", "club_code", "CLUB CODE", "4 characters", code))
+    return found
 
 
 def check_unique_pin(player: PlayerEntry, first_lines: dict[int, int], log: ProblemLog) -> None:
@@ -55,42 +68,40 @@ def check_unique_code(
 
 
 def check_game(game: GameResult, lines: dict[str, int], part: PartContext, log: ProblemLog) -> None:
-    """Checks of one game against the player list, the event's days and its part."""
-    for attr, pin in (("pin1", game.pin1), ("pin2", game.pin2)):
-        if pin not in part.pins:
-            name = attr.upper()
-            log.add("unknown-pin", lines[attr], name, "a PIN of the player list", str(pin))
+    for code, attr, name, expected, got in game_problems(game, "game_date" in lines, part):
+        log.add(code, game.line if attr is None else lines[attr], name, expected, got)
+
+
+_A_PIN = "a PIN of the player list"
+
+
+def game_problems(game: GameResult, dated: bool, part: PartContext) -> list[Found]:
+    """Checks of one game against the player list, the event's days and its part;
+    ``dated``: GAME DATE given (one that does not convert is reported as such, not as
+    missing). A list, not a generator: the reader asks it of every game."""
+    found: list[Found] = []
+    if game.pin1 not in part.pins:
+        found.append(("unknown-pin", "pin1", "PIN1", _A_PIN, str(game.pin1)))
+    if game.pin2 not in part.pins:
+        found.append(("unknown-pin", "pin2", "PIN2", _A_PIN, str(game.pin2)))
     if game.pin1 == game.pin2:
-        log.add("plays-himself", lines["pin2"], "PIN2", "a player other than PIN1", str(game.pin2))
-    _check_day(game, lines, part, log)
-    _check_part_fields(game, lines, part.kind, log)
-
-
-def _check_day(game: GameResult, lines: dict[str, int], part: PartContext, log: ProblemLog) -> None:
+        found.append(("plays-himself", "pin2", "PIN2", "a player other than PIN1", str(game.pin2)))
     played, first, last = game.game_date, part.first_day, part.last_day
-    if played is None or first is None or last is None or first <= played <= last:
-        return
-    expected = f"from {format_day(first)} to {format_day(last)}"
-    log.add("date-outside-event", lines["game_date"], "GAME DATE", expected, format_day(played))
-
-
-def _check_part_fields(
-    game: GameResult, lines: dict[str, int], kind: PartKind, log: ProblemLog
-) -> None:
-    if kind is PartKind.OTHER and "game_date" not in lines:
-        log.add("missing-field", game.line, "GAME DATE", "in every OTHER RESULTS game", "")
+    if not (played is None or first is None or last is None or first <= played <= last):
+        expected = f"from {format_day(first)} to {format_day(last)}"
+        found.append(("date-outside-event", "game_date", "GAME DATE", expected, format_day(played)))
+    kind = part.kind
+    if kind is PartKind.OTHER and not dated:
+        found.append(("missing-field", None, "GAME DATE", "in every OTHER RESULTS game", ""))
     if game.board is not None and kind is not PartKind.MATCH:
-        log.add(
-            "field-not-for-part", lines["board"], "BOARD", "only in MATCH RESULTS", str(game.board)
+        found.append(
+            ("field-not-for-part", "board", "BOARD", "only in MATCH RESULTS", str(game.board))
         )
     if game.round is not None and kind is not PartKind.SECTION:
-        log.add(
-            "field-not-for-part",
-            lines["round"],
-            "ROUND",
-            "only in SECTION RESULTS",
-            str(game.round),
+        found.append(
+            ("field-not-for-part", "round", "ROUND", "only in SECTION RESULTS", str(game.round))
         )
+    return found
 
 
 def check_pairing(game: GameResult, met: dict[tuple[int, int, int], int], log: ProblemLog) -> None:

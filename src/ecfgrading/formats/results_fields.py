@@ -189,6 +189,11 @@ _LINE_SPECS = {
     RESULT_LINE: _line_specs(RESULT_LINE, RESULT_FIELDS),
     PLAYER_LINE: _line_specs(PLAYER_LINE, PLAYER_FIELDS),
 }
+# Each shape's fields in order: the attribute and the converter of each.
+LINE_ATTRS = {kind: tuple(attr for attr, _ in specs) for kind, specs in _LINE_SPECS.items()}
+LINE_CONVERTERS = {
+    kind: tuple(convert for _, convert in specs) for kind, specs in _LINE_SPECS.items()
+}
 
 
 def collect_line(token: Token) -> tuple[dict[str, Any], dict[str, int]] | None:

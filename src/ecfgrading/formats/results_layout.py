@@ -59,7 +59,6 @@ class Layout:
     empty: bool = True
 
 
-_LINE_SECTIONS = {RESULT_LINE: Section.PART, PLAYER_LINE: Section.PLAYERS}
 _HEADERS = frozenset({EVENT_DETAILS, PLAYER_LIST, *PART_HEADERS})
 Route = Callable[[Token], None]
 
@@ -71,6 +70,8 @@ class _Grouper:
     section: Section = Section.NONE
     current: list[Token] | None = None  # the set being filled
     handler: Route | None = None  # where the fields of the open section go
+    line_key: str | None = None  # the line tokens that are sets of the open section
+    line_sets: list[list[Token]] = field(default_factory=list)  # where those sets go
 
     def route(self, token: Token) -> None:
         """One field: a header opens its section; any other goes to the open one."""
@@ -88,10 +89,14 @@ class _Grouper:
         self.section, self.current = section, None
         if section is Section.EVENT:
             self.layout.event_line = token.line
+            self.line_key = None
             return self.event_field
         if section is Section.PLAYERS:
+            self.line_key, self.line_sets = PLAYER_LINE, self.layout.players
             return self.player_field
-        self.layout.parts.append(PartLayout(PART_HEADERS[token.key], token))
+        part = PartLayout(PART_HEADERS[token.key], token)
+        self.layout.parts.append(part)
+        self.line_key, self.line_sets = RESULT_LINE, part.sets
         return self.result_field
 
     def _check_order(self, token: Token, section: Section) -> None:
@@ -134,15 +139,12 @@ class _Grouper:
 
     def line_set(self, token: Token) -> None:
         """A line token: a set of its own, unless its fields belong to another section."""
-        if self.section is not _LINE_SECTIONS[token.key]:
+        if token.key != self.line_key:
             for field_token in fields_of(token):
                 self.route(field_token)
             return
         self.current = [token]  # fields on the lines after it join it, as they would PIN
-        sets = (
-            self.layout.players if self.section is Section.PLAYERS else self.layout.parts[-1].sets
-        )
-        sets.append(self.current)
+        self.line_sets.append(self.current)
 
     def result_field(self, token: Token) -> None:
         key = token.key

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from ecfgrading.engine.codes import GradingCode
-from ecfgrading.formats.lexer import Token, fields_of, plain
+from ecfgrading.formats.lexer import PLAYER_LINE, RESULT_LINE, Token, fields_of, plain
 from ecfgrading.formats.problems import ProblemLog
 from ecfgrading.formats.results_checks import (
     PartContext,
@@ -16,8 +16,12 @@ from ecfgrading.formats.results_checks import (
     check_player,
     check_unique_code,
     check_unique_pin,
+    game_problems,
+    player_problems,
 )
 from ecfgrading.formats.results_fields import (
+    LINE_ATTRS,
+    LINE_CONVERTERS,
     PART_FIELDS,
     PLAYER_FIELDS,
     RESULT_FIELDS,
@@ -25,7 +29,13 @@ from ecfgrading.formats.results_fields import (
     collect_line,
 )
 from ecfgrading.formats.results_layout import PartLayout
-from ecfgrading.formats.results_model import GameResult, PlayerEntry, ResultsPart
+from ecfgrading.formats.results_model import (
+    GameResult,
+    PlayerEntry,
+    ResultsPart,
+    game_at_once,
+    player_at_once,
+)
 from ecfgrading.formats.values import BadValue, grading_code
 
 
@@ -35,7 +45,8 @@ def build_players(sets: Sequence[Sequence[Token]], log: ProblemLog) -> tuple[Pla
     first_lines: dict[int, int] = {}
     first_pins: dict[int, tuple[int, int]] = {}
     for tokens in sets:
-        player = build_player(tokens, log)
+        player = quick_player(tokens[0]) if len(tokens) == 1 else None
+        player = player or build_player(tokens, log)
         if player is not None:
             check_unique_pin(player, first_lines, log)
             check_unique_code(player, first_pins, log)
@@ -79,7 +90,8 @@ def build_part(layout: PartLayout, context: PartContext, log: ProblemLog) -> Res
     met: dict[tuple[int, int, int], int] = {}
     games: list[GameResult] = []
     for tokens in layout.sets:
-        game = build_game(tokens, context, log)
+        game = quick_game(tokens[0], context) if len(tokens) == 1 else None
+        game = game or build_game(tokens, context, log)
         if game is not None:
             check_pairing(game, met, log)
             games.append(game)
@@ -131,3 +143,58 @@ def _check_order(tokens: Sequence[Token], log: ProblemLog) -> None:
             got = tokens[wanted].name if wanted < len(tokens) else ""
             log.add("field-order", tokens[found].line, key, f"{key} right after {before}", got)
         wanted = found + 1
+
+
+# Most sets are one line in the writer's shape with nothing wrong: these read them
+# without the per-field bookkeeping that reports problems, and give None for anything
+# else (a value that does not convert, a problem a check finds), which is then read by
+# build_player or build_game from the start, reporting what it finds.
+_PIN, _BORN = LINE_CONVERTERS[PLAYER_LINE][0], LINE_CONVERTERS[PLAYER_LINE][-1]
+# Where each text of a player line is (all but PIN and DATE OF BIRTH): stripped, as
+# lexing a field strips it.
+_PLAYER_TEXTS = tuple(enumerate(LINE_ATTRS[PLAYER_LINE]))[1:-1]
+_PIN1, _SCORE, _PIN2, _COLOUR, _DAY, _BOARD, _ROUND = LINE_CONVERTERS[RESULT_LINE]
+ResultFields = tuple[str, str, str, str | None, str | None, str | None, str | None]
+
+
+def quick_player(token: Token) -> PlayerEntry | None:
+    """A player line that ``build_player`` would read without a problem, or None."""
+    fields = token.fields
+    if token.key != PLAYER_LINE or fields is None:
+        return None
+    values: dict[str, Any] = {
+        attr: text.strip() for at, attr in _PLAYER_TEXTS if (text := fields[at]) is not None
+    }
+    try:
+        values["pin"] = _PIN(fields[0])  # type: ignore[arg-type]  # never absent in the shape
+        if (born := fields[-1]) is not None:
+            values["date_of_birth"] = _BORN(born)
+        if code := values.get("code_text"):
+            values["code"] = _grading_code(code)
+    except BadValue:
+        return None
+    values["line"] = token.line
+    player = player_at_once(values)
+    return None if player_problems(player) else player
+
+
+def quick_game(token: Token, part: PartContext) -> GameResult | None:
+    """A result line that ``build_game`` would read without a problem, or None."""
+    if token.key != RESULT_LINE:
+        return None
+    fields: ResultFields = token.fields  # type: ignore[assignment]  # the shape's, read whole
+    pin1, score, pin2, colour, day, board, round_ = fields
+    try:
+        game = game_at_once(
+            pin1=_PIN1(pin1),
+            score=_SCORE(score),
+            pin2=_PIN2(pin2),
+            colour=None if colour is None else _COLOUR(colour),
+            game_date=None if day is None else _DAY(day),
+            board=None if board is None else _BOARD(board),
+            round=None if round_ is None else _ROUND(round_),
+            line=token.line,
+        )
+    except BadValue:
+        return None
+    return None if game_problems(game, day is not None, part) else game
