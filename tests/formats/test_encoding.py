@@ -8,9 +8,11 @@ import pytest
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.encoding import decode
 from ecfgrading.formats.problems import MAX_PROBLEMS, Problem, ProblemLog
+from ecfgrading.formats.trf import TrfEvent, read_trf_bytes
 from tests.formats.samples import SPEC_EXAMPLE, line_of
 
 ACCENTED = SPEC_EXAMPLE.replace("Bloggs, Joe", "Müller, José")
+TRF_EVENT = TrfEvent(code="XX777", submission_index=1)
 
 
 def test_a_utf8_file_with_one_windows_1252_line_keeps_its_utf8_names() -> None:
@@ -25,6 +27,22 @@ def test_a_utf8_file_with_one_windows_1252_line_keeps_its_utf8_names() -> None:
     assert "Ã" not in decoded.text
     assert decoded.fallback_lines == (line_of(text, "@CP1252@"),)
     assert decoded.bad_lines == ()
+
+
+def test_a_strict_reading_stops_at_a_line_in_no_encoding_and_never_raises() -> None:
+    """A strict reading (the first error stops it) of a file whose line is neither UTF-8
+    nor Windows-1252 returns no file and that line's problem; it raised StopReading."""
+    text = SPEC_EXAMPLE.replace("Smith, Jane", "@NAME@")
+    mixed = "Müller".encode() + b", " + "José".encode("cp1252")
+    data = text.encode("utf-8").replace(b"@NAME@", mixed)
+    results, report = read_results_bytes(data, strict=True)
+    assert results is None
+    assert [(p.code, p.line) for p in report.problems] == [
+        ("bad-encoding", line_of(text, "@NAME@"))
+    ]
+    trf_results, trf_report = read_trf_bytes(b"012 Town\n001 " + mixed, TRF_EVENT, strict=True)
+    assert trf_results is None
+    assert [(p.code, p.line) for p in trf_report.problems] == [("bad-encoding", 2)]
 
 
 def test_a_windows_1252_line_in_a_utf8_file_is_a_warning_at_that_line() -> None:

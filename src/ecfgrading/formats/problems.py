@@ -228,7 +228,12 @@ class Problems:
 
 
 class StopReading(Exception):
-    """Raised by a strict log at the first error; readers catch it."""
+    """Raised by a strict log at the first error; readers catch it (``log``: the log
+    that stopped, for a reader that has not got it yet)."""
+
+    def __init__(self, message: str, log: ProblemLog) -> None:
+        super().__init__(message)
+        self.log = log
 
 
 MAX_PROBLEMS = 1000  # problems listed per file; the rest are counted (a junk file)
@@ -255,7 +260,7 @@ class ProblemLog:
             problem = Problem.make(code, line, field, expected, got)
             self.problems.append(problem)
             if self.strict and severity == "error":
-                raise StopReading(problem.message)
+                raise StopReading(problem.message, self)
             return
         self.first_omitted_line = self.first_omitted_line or line
         if severity == "error":

@@ -25,8 +25,13 @@ def read_results(handle: TextIO, *, strict: bool = False) -> Reading:
 def read_results_bytes(
     data: bytes, *, strict: bool = False, max_problems: int = MAX_PROBLEMS
 ) -> Reading:
-    """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted."""
-    return _read(*decoded(data, strict, max_problems))
+    """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted.
+    Never raises: a line in no encoding stops a strict reading there, with its problem."""
+    try:
+        text, log = decoded(data, strict, max_problems)
+    except StopReading as stopped:
+        return None, stopped.log.report()
+    return _read(text, log)
 
 
 def parse_results(text: str, *, strict: bool = False) -> Reading:

@@ -30,7 +30,7 @@ from datetime import date
 from ecfgrading.engine.rateplay import Session, TimeControl
 from ecfgrading.engine.types import ResultCode
 from ecfgrading.formats.names import full_name
-from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, decoded
+from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, StopReading, decoded
 from ecfgrading.formats.results_model import (
     Colour,
     EventDetails,
@@ -95,8 +95,12 @@ class _Player:
 def read_trf_bytes(
     data: bytes, event: TrfEvent, *, strict: bool = False, max_problems: int = MAX_PROBLEMS
 ) -> Reading:
-    """Read a TRF's bytes (UTF-8, else Windows-1252: formats.encoding)."""
-    text, log = decoded(data, strict, max_problems)
+    """Read a TRF's bytes (UTF-8, else Windows-1252: formats.encoding). Never raises: a
+    line in no encoding stops a strict reading there, with its problem."""
+    try:
+        text, log = decoded(data, strict, max_problems)
+    except StopReading as stopped:
+        return None, stopped.log.report()
     return parse_trf(text, event, log=log)
 
 
