@@ -5,11 +5,11 @@ from __future__ import annotations
 import csv
 import io
 from _csv import Reader as CsvReader
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from ecfgrading.engine.codes import GradingCode
+from ecfgrading.engine.codes import GradingCode, code_letter
 from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category
 from ecfgrading.formats.encoding import drop_bom
@@ -103,22 +103,23 @@ def _rows(reader: CsvReader, log: ProblemLog) -> tuple[GradeListRow, ...] | None
     if not _header_ok(next(reader, None), log):
         return None
     rows: list[GradeListRow] = []
-    first_lines: dict[GradingCode, int] = {}
-    for cells in _records(reader, log):
-        row = _row(_trimmed(cells), reader.line_num, log)
-        if row is not None and _unique(row, first_lines, log):
-            rows.append(row)
-    return tuple(rows)
-
-
-def _records(reader: CsvReader, log: ProblemLog) -> Iterator[list[str]]:
-    """The CSV records; one the csv module cannot read is reported and skipped."""
+    first_lines: dict[int, int] = {}  # a code's number: its first line
+    quick = _QuickRows()
     while True:
         try:
-            yield next(reader)
-        except StopIteration:
-            return
-        except csv.Error as error:
+            for cells in reader:
+                line = reader.line_num
+                row = quick.row(cells, line)
+                if row is None:  # anything unusual: read, and its problems found, by column
+                    row = _row(_trimmed(cells), line, log)
+                    if row is None:
+                        continue
+                if first_lines.setdefault(row.code.number, line) == line:
+                    rows.append(row)
+                else:
+                    _duplicate(row, first_lines, log)
+            return tuple(rows)
+        except csv.Error as error:  # a record the csv module cannot read: reported, skipped
             log.add("bad-csv", reader.line_num, "", "a CSV record", str(error))
 
 
@@ -139,12 +140,9 @@ def _header_ok(cells: list[str] | None, log: ProblemLog) -> bool:
     return False
 
 
-def _unique(row: GradeListRow, first_lines: dict[GradingCode, int], log: ProblemLog) -> bool:
-    first = first_lines.setdefault(row.code, row.line)
-    if first != row.line:
-        expected = f"on one row only (first on line {first})"
-        log.add("duplicate-code", row.line, "Ref", expected, str(row.code))
-    return first == row.line
+def _duplicate(row: GradeListRow, first_lines: dict[int, int], log: ProblemLog) -> None:
+    expected = f"on one row only (first on line {first_lines[row.code.number]})"
+    log.add("duplicate-code", row.line, "Ref", expected, str(row.code))
 
 
 def _row(cells: list[str], line: int, log: ProblemLog) -> GradeListRow | None:
@@ -172,6 +170,102 @@ def _row(cells: list[str], line: int, log: ProblemLog) -> GradeListRow | None:
 
 
 _CATEGORIES = {category.value: category for category in Category}  # Category(x), faster
+_FIDE_CODE = len(HEADER) - 2
+_NATION = len(HEADER) - 1
+
+
+def _numbers(last: int) -> dict[str, int | None]:
+    """A cell as a whole number of 0 to ``last`` with no problem, or None for empty."""
+    return {"": None} | {str(number): number for number in range(last + 1)}
+
+
+_GRADES = _numbers(MAX_GRADE)
+_GAMES = _numbers(999)
+_AGES = _numbers(ECF_2009.junior_max_age)
+_SEXES = frozenset(("M", "F", ""))
+_new = object.__new__
+_set = object.__setattr__
+_UNSEEN = RateGrade()  # not a cached RateGrade (compared by identity)
+
+
+class _QuickRows:
+    """The rows of one reading with nothing to report, read at a glance.
+
+    A row is read here only when every cell is in its plainest well-formed spelling (no
+    spaces to trim, a code in capitals with its right letter, numbers in range without
+    leading zeros, categories and sex in capitals, a name with its comma, a nation of 3
+    letters); then it is the row _row gives, with no problem. Anything else gives None, for
+    _row to read and report. A list's rate columns and clubs repeat, so each spelling of
+    them is made into one RateGrade, and one tuple of clubs, for the whole reading.
+    """
+
+    def __init__(self) -> None:
+        self.rates: dict[tuple[str, str, str, str], RateGrade | None] = {}
+        self.clubs: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple for each
+
+    def row(self, cells: list[str], line: int) -> GradeListRow | None:
+        if len(cells) != len(HEADER):
+            return None
+        code, name, sex, age = cells[0], cells[1].strip(), cells[2], cells[3]
+        digits = code[:6]
+        if not (len(code) == 7 and digits.isdigit() and digits.isascii()):
+            return None
+        number = int(digits)
+        if code[6] != code_letter(number) or (name and "," not in name):
+            return None
+        if sex not in _SEXES or age not in _AGES:
+            return None
+        key = (cells[4], cells[5], cells[6], cells[7])
+        standard = self.rates.get(key, _UNSEEN)
+        if standard is _UNSEEN:
+            standard = self.rate(key)
+        key = (cells[8], cells[9], cells[10], cells[11])
+        rapid = self.rates.get(key, _UNSEEN)
+        if rapid is _UNSEEN:
+            rapid = self.rate(key)
+        nation = cells[_NATION].strip() or DEFAULT_NATION
+        if standard is None or rapid is None or not (len(nation) == 3 and nation.isalpha()):
+            return None
+        clubs = tuple(filter(None, map(str.strip, cells[12 : 12 + CLUB_COLUMNS])))
+        clubs = self.clubs.setdefault(clubs, clubs)
+        # Made without the dataclasses' own __init__, which sets each field through
+        # object.__setattr__ (they are frozen): a row's __dict__ is filled at once, three
+        # times faster.
+        grading_code = _new(GradingCode)
+        _set(grading_code, "number", number)  # 6 digits: 0 to LAST_CODE
+        row = _new(GradeListRow)
+        row.__dict__.update(
+            code=grading_code,
+            name=name,
+            sex=sex,
+            junior_age=_AGES[age],
+            standard=standard,
+            rapid=rapid,
+            clubs=clubs,
+            fide_code=cells[_FIDE_CODE].strip(),
+            nation=nation,
+            line=line,
+        )
+        return row
+
+    def rate(self, key: tuple[str, str, str, str]) -> RateGrade | None:
+        """Category, grade, previous grade and games as a RateGrade; None if unusual."""
+        category, grade, previous, games = key
+        made = None
+        if (
+            category in _CATEGORIES
+            and grade in _GRADES
+            and previous in _GRADES
+            and games in _GAMES
+            and (category == "") == (grade == "")
+        ):
+            made = _new(RateGrade)
+            _set(made, "category", _CATEGORIES[category])
+            _set(made, "grade", _GRADES[grade])
+            _set(made, "previous", _GRADES[previous])
+            _set(made, "games", _GAMES[games])
+        self.rates[key] = made
+        return made
 
 
 @dataclass(frozen=True)
