@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ecfgrading.formats import read_results_bytes
+from ecfgrading.formats import read_grade_list_bytes, read_results_bytes
 from ecfgrading.formats.encoding import decode
 from ecfgrading.formats.problems import MAX_PROBLEMS, Problem, ProblemLog
 from ecfgrading.formats.trf import TrfEvent, read_trf_bytes
@@ -30,8 +30,9 @@ def test_a_utf8_file_with_one_windows_1252_line_keeps_its_utf8_names() -> None:
 
 
 def test_a_strict_reading_stops_at_a_line_in_no_encoding_and_never_raises() -> None:
-    """A strict reading (the first error stops it) of a file whose line is neither UTF-8
-    nor Windows-1252 returns no file and that line's problem; it raised StopReading."""
+    """A strict reading (the first error stops it) of a file (results, list or TRF) whose
+    line is neither UTF-8 nor Windows-1252 returns no file and that line's problem; it
+    raised StopReading."""
     text = SPEC_EXAMPLE.replace("Smith, Jane", "@NAME@")
     mixed = "Müller".encode() + b", " + "José".encode("cp1252")
     data = text.encode("utf-8").replace(b"@NAME@", mixed)
@@ -40,6 +41,10 @@ def test_a_strict_reading_stops_at_a_line_in_no_encoding_and_never_raises() -> N
     assert [(p.code, p.line) for p in report.problems] == [
         ("bad-encoding", line_of(text, "@NAME@"))
     ]
+    header = "Ref,Name,Sex,JrAge,Cat,Grade,Grade1,Games,RCat,RGrade,RGrade1,RGames\n"
+    listed, list_report = read_grade_list_bytes(header.encode() + mixed, strict=True)
+    assert listed is None
+    assert [(p.code, p.line) for p in list_report.problems] == [("bad-encoding", 2)]
     trf_results, trf_report = read_trf_bytes(b"012 Town\n001 " + mixed, TRF_EVENT, strict=True)
     assert trf_results is None
     assert [(p.code, p.line) for p in trf_report.problems] == [("bad-encoding", 2)]

@@ -82,8 +82,13 @@ def read_grade_list(handle: TextIO, *, strict: bool = False) -> ListReading:
 def read_grade_list_bytes(
     data: bytes, *, strict: bool = False, max_problems: int = MAX_PROBLEMS
 ) -> ListReading:
-    """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted."""
-    return _read(*decoded(data, strict, max_problems))
+    """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted.
+    Never raises: a line in no encoding stops a strict reading there, with its problem."""
+    try:
+        text, log = decoded(data, strict, max_problems)
+    except StopReading as stopped:
+        return None, stopped.log.report()
+    return _read(text, log)
 
 
 def parse_grade_list(text: str, *, strict: bool = False) -> ListReading:
