@@ -23,6 +23,7 @@ from django.db import connections
 
 from ecfgrading.lookups.clubs import warm_clubs
 from ecfgrading.lookups.list_files import warm_files
+from ecfgrading.lookups.members import warm_members
 from ecfgrading.lookups.search import warm_lookups
 from ecfgrading.web.deployed import site_build
 
@@ -55,6 +56,7 @@ def warm_once(seen: str) -> str:
         token = warm_lookups(seen)
         if token != seen:
             warm_clubs()  # the club index and every county's team (issue 25)
+            warm_members()  # who is graded now, for the member lists (issue 25)
             warm_files(site_build())  # the newest list's files, made once and kept
         return token
     except Exception as error:  # a warming failure must never take a worker down
