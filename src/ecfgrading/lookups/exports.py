@@ -29,7 +29,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
-from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -381,14 +380,13 @@ def frozen_rows(version: ListVersion, season: int) -> list[list[Any]]:
     entries = ListEntry.objects.filter(version=version, published=True).order_by(
         "player__surname", "player__forenames", "player__code"
     )
-    players = entries.values("player_id")
-    clubs = defaultdict(
-        list, {pk: list(found) for pk, found in club_labels(players, season).items()}
-    )
+    clubs = club_labels(entries.values("player_id"), season)
     rows = fetch(entries.values_list("player_id", *PLAYER_FIELDS))
+    none: tuple[str, ...] = ()
     return [
-        [pk, code, full_name(surname, forenames), sex, _fide_code(fide_id), nation, clubs[pk]]
+        [pk, code, full_name(surname, forenames), sex, _fide_code(fide_id), nation, shown]
         for pk, code, surname, forenames, sex, fide_id, nation in rows
+        for shown in (list(clubs.get(pk, none)),)
     ]
 
 
