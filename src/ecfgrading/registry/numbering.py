@@ -8,7 +8,7 @@ never issued again.
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
 from ecfgrading.errors import Conflict, ErrorKind, NotFound, ServiceError, user_input
@@ -26,27 +26,34 @@ def issue_codes(count: int) -> list[GradingCode]:
 
     The high-water mark follows what the system issued and what a list import
     loaded, never a code quoted in a results file: one mistyped 999998L would
-    otherwise use up every code above it.
+    otherwise use up every code above it. Three statements, however many codes: the
+    counter read and locked, the numbers held above it, the counter moved on.
     """
-    with transaction.atomic():
-        counter = _locked(Sequence.GRADING_CODES)
-        last = counter.last_value
-        codes: list[GradingCode] = []
-        while len(codes) < count:
-            held = _held_between(last, last + count - len(codes) + 1000)
-            while len(codes) < count and last < LAST_CODE:
-                last += 1
-                if last not in held:
-                    codes.append(GradingCode(last))
-                elif last >= max(held):
-                    break
-            if last >= LAST_CODE and len(codes) < count:
-                raise CodesExhausted(
-                    f"the grading codes are used up (the last is {LAST_CODE}); "
-                    "the federation must extend the code format"
-                )
-        _store(counter, last)
+    with transaction.atomic(savepoint=False):  # the lock lasts to the caller's commit
+        start = _advanced(Sequence.GRADING_CODES, 0)
+        codes, last = _free_codes(start, count)
+        if len(codes) == count and last != start:
+            _advanced(Sequence.GRADING_CODES, last - start)
+    if len(codes) < count:  # raised outside, so a caller's transaction stays usable
+        raise CodesExhausted(
+            f"the grading codes are used up (the last is {LAST_CODE}); "
+            "the federation must extend the code format"
+        )
     return codes
+
+
+def _free_codes(last: int, count: int) -> tuple[list[GradingCode], int]:
+    """Up to ``count`` numbers after ``last`` that no one holds, and the last one looked
+    at; fewer only when the codes run out."""
+    codes: list[GradingCode] = []
+    while len(codes) < count and last < LAST_CODE:
+        high = min(last + count - len(codes) + 1000, LAST_CODE)
+        held = _held_between(last, high)
+        while len(codes) < count and last < high:
+            last += 1
+            if last not in held:
+                codes.append(GradingCode(last))
+    return codes, last
 
 
 class CodesExhausted(Conflict):
@@ -54,12 +61,18 @@ class CodesExhausted(Conflict):
 
 
 def _held_between(low: int, high: int) -> set[int]:
-    """Numbers in (low, high] held by a player or an alias."""
-    players = Player.objects.filter(code__gt=low, code__lte=high).values_list("code", flat=True)
-    aliases = PlayerAlias.objects.filter(code__gt=low, code__lte=high).values_list(
-        "code", flat=True
-    )
-    return set(players) | set(aliases)
+    """Numbers in (low, high] held by a player or an alias: one statement."""
+    quote = connection.ops.quote_name
+
+    def held(model: type[Player] | type[PlayerAlias]) -> str:
+        code = quote(model._meta.get_field("code").column)
+        return (
+            f"SELECT {code} FROM {quote(model._meta.db_table)} WHERE {code} > %s AND {code} <= %s"
+        )
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"{held(Player)} UNION ALL {held(PlayerAlias)}", [low, high, low, high])
+        return {int(code) for (code,) in cursor.fetchall()}
 
 
 def note_codes_on_record(highest: int) -> None:
@@ -71,12 +84,10 @@ def note_codes_on_record(highest: int) -> None:
 
 
 def reserve_game_sequence(count: int) -> range:
-    """A block of ``count`` increasing numbers for games recorded in one import."""
-    with transaction.atomic():
-        counter = _locked(Sequence.GAMES)
-        first = counter.last_value + 1
-        _store(counter, counter.last_value + count)
-    return range(first, first + count)
+    """A block of ``count`` increasing numbers for games recorded in one import: one
+    statement, which also holds the counter until the caller's transaction ends."""
+    last = _advanced(Sequence.GAMES, count)
+    return range(last - count + 1, last + 1)
 
 
 def issue_abroad_code() -> str:
@@ -128,6 +139,24 @@ def _number(code: GradingCode | str | int) -> int:
 def _locked(name: str) -> Sequence:
     counter, _ = Sequence.objects.select_for_update().get_or_create(name=name)
     return counter
+
+
+def _advanced(name: str, by: int) -> int:
+    """The counter ``name`` moved on by ``by`` (0: only locked), and its new value. One
+    UPDATE ... RETURNING (PostgreSQL; SQLite since 3.35), which locks the row as SELECT
+    ... FOR UPDATE would; the row is made at its first use."""
+    quote = connection.ops.quote_name
+    table = quote(Sequence._meta.db_table)
+    value = quote(Sequence._meta.get_field("last_value").column)
+    key = quote(Sequence._meta.get_field("name").column)
+    sql = f"UPDATE {table} SET {value} = {value} + %s WHERE {key} = %s RETURNING {value}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [by, name])
+        row = cursor.fetchone()
+    if row is None:
+        Sequence.objects.get_or_create(name=name)
+        return _advanced(name, by)
+    return int(row[0])
 
 
 def _store(counter: Sequence, value: int) -> None:
