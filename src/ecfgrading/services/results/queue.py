@@ -36,7 +36,7 @@ from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
 from ecfgrading.services.people import from_case, normalise
 from ecfgrading.services.results.registry_cache import RegistryCache
-from ecfgrading.services.results.remembered import remember_cases
+from ecfgrading.services.results.remembered import Decided, remember_cases
 
 # A case's status and how its decision is remembered (values: choices type as tuples).
 _CREATED = (str(PendingIdentification.Status.CREATED), str(NameAlias.Decision.NEW))
@@ -102,7 +102,7 @@ class Deciding:
         self._linked: dict[int, tuple[int, int]] = {}  # game -> player1, player2
         self._closed: list[PendingIdentification] = []
         self._audit: list[AuditLog] = []
-        self._remembered: list[tuple[list[PendingIdentification], Player, str]] = []
+        self._remembered: list[Decided] = []
         self._changed: list[int] = []
 
     def resolve(self, case_id: int, *, code: str | None = None, create: bool = False) -> Player:
@@ -258,8 +258,7 @@ class Deciding:
         update_rows(Game, ("player1_id", "player2_id"), games)
         update_rows(PendingIdentification, _CLOSING, (_closing(case) for case in self._closed))
         AuditLog.objects.bulk_create(self._audit)
-        for cases, player, how in self._remembered:
-            remember_cases(cases, player, how, self.user)
+        remember_cases(self._remembered, self.user)
         note_changed(self._changed)
         self._linked, self._closed, self._audit, self._remembered, self._changed = (
             {},

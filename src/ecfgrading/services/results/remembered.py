@@ -10,6 +10,7 @@ decided on <date>".
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -96,31 +97,29 @@ def _any_remembered() -> bool:
 
 _MERGE = str(NameAlias.Decision.MERGE)
 
+# One remembered spelling: event id, spelling key, club code, club name (cut to their
+# columns), the row's unique key (name_alias_one_per_spelling).
+_Spelling = tuple[int, str, str, str]
+Decided = tuple[list[PendingIdentification], Player, str]  # one person's cases, whom, how
 
-def remember_cases(
-    cases: list[PendingIdentification],
-    player: Player,
-    decision: str,
-    user: Any,
-) -> None:
-    """The team's decision on these cases (one person: ``same_person``) is remembered."""
-    done = set()
-    for case in cases:
-        event = case.submission.event_id
-        key = same_person(case)
-        if event is None or key in done:
-            continue
-        done.add(key)
-        _remember(
-            case.name,
-            fold_club_code(case.club_code),
-            fold_club(case.club_name),
-            event,
-            player,
-            decision,
-            user=user,
-            case=case,
-        )
+
+def remember_cases(decided: Iterable[Decided], user: Any) -> int:
+    """The team's decisions, each on the cases of one person (``same_person``), are
+    remembered, in the order taken: the latest decision on a spelling wins. A handful of
+    statements for a whole session of decisions, not a few for each. How many rows."""
+    rows: dict[_Spelling, NameAlias] = {}
+    at = timezone.now()
+    for cases, player, decision in decided:
+        done = set()
+        for case in cases:
+            event = case.submission.event_id
+            key = same_person(case)
+            if event is None or key in done:
+                continue
+            done.add(key)
+            code, club = fold_club_code(case.club_code), fold_club(case.club_name)
+            _add(rows, _row(case.name, code, club, event, player, decision, user, at, case))
+    return _save(rows)
 
 
 def remember_merge(gone: Player, kept: Player, user: Any) -> int:
@@ -134,6 +133,8 @@ def remember_merge(gone: Player, kept: Player, user: Any) -> int:
     )
     memberships = ClubMembership.objects.filter(player=gone).select_related("club")
     written = full_name(gone.surname, gone.forenames)
+    rows: dict[_Spelling, NameAlias] = {}
+    at = timezone.now()
     made = 0
     for event, end in events.items():
         season = season_of(end)
@@ -143,35 +144,65 @@ def remember_merge(gone: Player, kept: Player, user: Any) -> int:
             if m.first_season <= season <= m.last_season
         ] or [("", "")]
         for code, name in clubs:
-            _remember(written, code, name, event, kept, _MERGE, user=user)
+            _add(rows, _row(written, code, name, event, kept, _MERGE, user, at))
             made += 1
+    _save(rows)
     return made
 
 
-def _remember(
+def _row(
     spelling: str,
     club_code: str,
     club_name: str,
     event: int,
     player: Player,
     decision: str,
-    *,
     user: Any,
+    at: datetime,
     case: PendingIdentification | None = None,
-) -> None:
-    """One spelling at one club in one event is ``player``: the latest decision wins."""
-    by = user if getattr(user, "pk", None) is not None else None
-    NameAlias.objects.update_or_create(
+) -> NameAlias:
+    """One spelling at one club in one event is ``player`` (unsaved)."""
+    return NameAlias(
         event_id=event,
         spelling_key=spelling_key(spelling)[: width(NameAlias, "spelling_key")],
         club_code=club_code[: width(NameAlias, "club_code")],
         club_name=club_name[: width(NameAlias, "club_name")],
-        defaults={
-            "spelling": spelling[: width(NameAlias, "spelling")],
-            "player": player,
-            "decision": decision,
-            "case": case,
-            "decided_by": by,
-            "decided_at": timezone.now(),
-        },
+        spelling=spelling[: width(NameAlias, "spelling")],
+        player=player,
+        decision=decision,
+        case=case,
+        decided_by=user if getattr(user, "pk", None) is not None else None,
+        decided_at=at,
     )
+
+
+def _add(rows: dict[_Spelling, NameAlias], row: NameAlias) -> None:
+    """A later decision on the same spelling replaces an earlier one."""
+    rows.pop(_spelling(row), None)  # keeps the order taken: the latest last
+    rows[_spelling(row)] = row
+
+
+def _spelling(row: NameAlias) -> _Spelling:
+    return (row.event_id, row.spelling_key, row.club_code, row.club_name)
+
+
+_DECIDED = ("spelling", "player", "decision", "case", "decided_by", "decided_at")
+
+
+def _save(rows: dict[_Spelling, NameAlias]) -> int:
+    """The rows written: a spelling remembered before is updated in place (the latest
+    decision wins), a new one inserted; one query finds which are which."""
+    if not rows:
+        return 0
+    keys = sorted({key for _, key, _, _ in rows})
+    for start in range(0, len(keys), IN_CHUNK):
+        found = NameAlias.objects.filter(spelling_key__in=keys[start : start + IN_CHUNK])
+        for pk, event, key, code, name in found.order_by().values_list(
+            "id", "event_id", "spelling_key", "club_code", "club_name"
+        ):
+            if (row := rows.get((event, key, code, name))) is not None:
+                row.id = pk
+    kept = [row for row in rows.values() if row.id is not None]
+    NameAlias.objects.bulk_update(kept, _DECIDED)
+    NameAlias.objects.bulk_create([row for row in rows.values() if row.id is None])
+    return len(rows)
