@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from datetime import date, timedelta
 
-from django.db import models
+from django.db import connection, models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
 from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControl, rate_of_play
@@ -156,16 +156,18 @@ _CONTROL_LABELS = (
 def rate_problems(results: ResultsFile) -> list[Problem]:
     """An error when the file's time control gives another rate of play (G2) than the
     event on record was registered with: the registered rate is the contract, and a file
-    must not turn a standard event rapid (issue 24, case 4). One query."""
+    must not turn a standard event rapid (issue 24, case 4). One plain query (it runs
+    for every file, under the importers' lock); the event is loaded only to report."""
     details = results.event
     control = details.time_control
     if control is None or not details.code:
         return []
-    event = Event.objects.filter(code=details.code).first()
+    registered = _registered_rate(details.code)
     found = rate_of_play(control)
     given = found.value if isinstance(found, Rate) else PlayRate.NONE
-    if event is None or given == event.rate:
+    if registered is None or given == registered:
         return []
+    event = Event.objects.get(code=details.code)
     given_lines = [
         details.field_lines[label] for label in _CONTROL_LABELS if label in details.field_lines
     ]
@@ -173,6 +175,16 @@ def rate_problems(results: ResultsFile) -> list[Problem]:
     label = next((k for k in _CONTROL_LABELS if details.field_lines.get(k) == line), "")
     expected = f"the rate of play {event.code} was registered with, {_registered(event)}"
     return [Problem.make("rate-not-registered", line, label, expected, _rate_words(found, control))]
+
+
+def _registered_rate(code: str) -> str | None:
+    """The rate of play of the event on record with ``code``; None when there is none."""
+    quote = connection.ops.quote_name
+    rate, key = (quote(Event._meta.get_field(name).column) for name in ("rate", "code"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {rate} FROM {quote(Event._meta.db_table)} WHERE {key} = %s", [code])
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])
 
 
 def _registered(event: Event) -> str:

@@ -54,6 +54,7 @@ from ecfgrading.services.results.checks import (
 )
 from ecfgrading.services.results.import_report import ImportReport, Written
 from ecfgrading.services.results.remembered import recall_decisions
+from ecfgrading.services.results.same_games import GameStatistics
 from ecfgrading.services.results.trf import read_trf
 from ecfgrading.services.results.view import RegistryView, shared_view
 from ecfgrading.services.results.write import Plan, write_plan
@@ -97,6 +98,7 @@ class ResultsImporter:
         self.sender, self.user = sender, user
         self.policy = policy or MatchPolicy()
         self.view = view or RegistryView()
+        self.statistics = GameStatistics()
 
     @property
     def index(self) -> RecordIndex:
@@ -144,10 +146,14 @@ class ResultsImporter:
                 chunk = next(pending, [])
                 if not chunk and not ready:
                     return
+                written = 0
                 with importers_turn(_waiting_files(ready, chunk), partial(self._refresh, ready)):
                     for item in ready:
-                        yield self._write(item) if isinstance(item, _Ready) else item
+                        result = self._write(item) if isinstance(item, _Ready) else item
+                        written += _games_written(item, result)
+                        yield result
                     stored = [self._store(*item) for item in chunk]
+                self.statistics.wrote(written)
                 self.view.catch_up()  # once for the turn's files, not once a file
                 ready = [
                     self._prepare(s, caught_up=True) if isinstance(s, Submission) else s
@@ -388,6 +394,14 @@ def _turns(files: Iterable[_ToStore]) -> Iterator[list[_ToStore]]:
         chunk.append(item)
     if chunk:
         yield chunk
+
+
+def _games_written(item: _Ready | ImportResult, result: ImportResult) -> int:
+    """The games of a file this import accepted (none for a file accepted before)."""
+    if not isinstance(item, _Ready) or not result.accepted or result.already:
+        return 0
+    assert item.read.results is not None  # accepted files read
+    return sum(1 for _ in item.read.results.games())
 
 
 def _not_imported(submission: Submission) -> str:
