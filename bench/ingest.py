@@ -4,7 +4,7 @@
                                      [--seed 2009] [--skip-import] [--postgres URL]
                                      [--max-files N] [--season-dir DIR] [--code SRC]
                                      [--scratch NAME] [--skip-sqlite] [--skip-parse]
-                                     [--at-once] [--repeat N]
+                                     [--at-once] [--repeat N] [--profile PREFIX]
 
 The season is the first of the demo federation (``ecfgrading.demo.generate``, the same
 one ``ecfgrading demo --size national --seed 2009`` builds): the starting list 2009-07
@@ -38,11 +38,17 @@ to ``--season-dir`` (written by the first run, read by later ones, so that every
 imports the very same bytes). ``--code SRC`` makes the children import ``ecfgrading``
 from SRC (put first on PYTHONPATH): an older commit's ``src`` (``git archive COMMIT |
 tar -x -C DIR``) is then timed on the same files by the same script.
+
+``--profile PREFIX`` runs each child's ``import_files`` under cProfile, writes its stats
+to ``PREFIX.sqlite.prof`` (or ``.postgresql.prof``) and prints their top entries by
+cumulative and by own time. The profiler slows the import (about 2x): its times are not
+the bench's figures; run without it to measure.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import re
@@ -374,7 +380,7 @@ def worker(directory: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
         return rows
     names = [name for name, _ in files]
     paths = [directory / "results" / name for name in names]
-    rows += _results_import(paths[: args.max_files] if args.max_files else paths)
+    rows += _results_import(paths[: args.max_files] if args.max_files else paths, args.profile)
     return with_floor(rows, paths[: args.max_files] if args.max_files else paths)
 
 
@@ -422,7 +428,7 @@ def _share(directory: Path, names: list[str], share: str) -> dict[str, Any]:
     }
 
 
-def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
+def _results_import(paths: list[Path], profile: str | None = None) -> list[dict[str, Any]]:
     from ecfgrading.services.results import import_files
 
     files = [(path.name, path.read_bytes()) for path in paths]
@@ -435,7 +441,7 @@ def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
             print(f"  {done:,}/{total:,} files, {elapsed:.0f} s", file=sys.stderr, flush=True)
 
     # One batch, as `results import` runs it: the players on record are indexed once.
-    with cpu_used() as used:
+    with cpu_used() as used, profiled(profile), counted() as statements:
         results = import_files(files, sender="bench", progress=progress)
     seconds = time.perf_counter() - start
     accepted = sum(1 for result in results if result.accepted)
@@ -449,6 +455,10 @@ def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
         },
         {"step": "  files accepted", "amount": f"{accepted:,} of {len(paths):,}"},
         {
+            "step": "  statements sent",
+            "amount": f"{statements[0]:,}, {statements[0] / max(len(paths), 1):.1f} a file",
+        },
+        {
             "step": "  CPU: importer + database server",
             "amount": f"{ours:.1f} s + {server:.1f} s",
             "seconds": ours + server,
@@ -456,6 +466,50 @@ def _results_import(paths: list[Path]) -> list[dict[str, Any]]:
         },
         *_single_file(files),
     ]
+
+
+@contextmanager
+def counted() -> Iterator[list[int]]:
+    """The statements this process sends meanwhile (an executemany counts once)."""
+    from django.db import connection
+
+    sent = [0]
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        sent[0] += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        yield sent
+
+
+@contextmanager
+def profiled(path: str | None) -> Iterator[None]:
+    """cProfile over the block, its stats written to ``path`` (nothing without one)."""
+    if not path:
+        yield
+        return
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        yield
+    finally:
+        profiler.disable()
+        profiler.dump_stats(path)
+
+
+def print_profile(path: Path, top: int = 30) -> None:
+    """A child's profile: the top entries by cumulative time, then by own time."""
+    import pstats
+
+    if not path.exists():
+        print(f"no profile at {path} (the child failed?)")
+        return
+    for order in ("cumulative", "tottime"):
+        print(f"--- {path.name}: top {top} by {order}")
+        pstats.Stats(str(path), stream=sys.stdout).sort_stats(order).print_stats(top)
 
 
 @contextmanager
@@ -700,6 +754,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--code", type=Path, help="the children's ecfgrading from this src/")
     parser.add_argument("--at-once", action="store_true", help="(d): two importers at once")
     parser.add_argument("--repeat", type=int, default=3, help="pairs of runs for (d)")
+    parser.add_argument("--profile", metavar="PREFIX", help="cProfile the imports to PREFIX.*")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--share", help=argparse.SUPPRESS)
@@ -739,6 +794,7 @@ def _worker_args(argv: list[str]) -> dict[str, Any]:
     parser.add_argument("--prepare", action="store_true")
     parser.add_argument("--share")
     parser.add_argument("--max-files", type=int, default=0)
+    parser.add_argument("--profile")
     return vars(parser.parse_args(argv))
 
 
@@ -748,11 +804,21 @@ def import_rows(args: argparse.Namespace, directory: Path) -> list[Row]:
     rows: list[Row] = []
     if not args.skip_sqlite:
         with sqlite_target(args.code) as target:
-            rows += as_rows(target, run_child(target, directory, *extra))
+            rows += as_rows(target, run_child(target, directory, *extra, *_profile(args, target)))
     if args.postgres:
         with postgres_target(args.code, args.postgres, args.scratch) as target:
-            rows += as_rows(target, run_child(target, directory, *extra))
+            rows += as_rows(target, run_child(target, directory, *extra, *_profile(args, target)))
     return rows
+
+
+def _profile(args: argparse.Namespace, target: Target) -> list[str]:
+    """The child's profiling argument; its top entries are printed once it is done."""
+    if not args.profile:
+        return []
+    path = Path(f"{args.profile}.{target.label}.prof").resolve()
+    path.unlink(missing_ok=True)
+    atexit.register(print_profile, path)
+    return ["--profile", str(path)]
 
 
 def prepared_rows(args: argparse.Namespace, directory: Path) -> list[Row]:
