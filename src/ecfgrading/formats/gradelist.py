@@ -13,7 +13,13 @@ from ecfgrading.engine.codes import GradingCode, code_letter
 from ecfgrading.engine.rules import ECF_2009
 from ecfgrading.engine.types import Category
 from ecfgrading.formats.encoding import drop_bom
-from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, StopReading, decoded
+from ecfgrading.formats.problems import (
+    MAX_PROBLEMS,
+    ProblemLog,
+    Problems,
+    StopReading,
+    read_decoded,
+)
 from ecfgrading.formats.values import MAX_GRADE, BadValue, grading_code, whole
 
 CLUB_COLUMNS = 6
@@ -84,11 +90,7 @@ def read_grade_list_bytes(
 ) -> ListReading:
     """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted.
     Never raises: a line in no encoding stops a strict reading there, with its problem."""
-    try:
-        text, log = decoded(data, strict, max_problems)
-    except StopReading as stopped:
-        return None, stopped.log.report()
-    return _read(text, log)
+    return read_decoded(data, strict, max_problems, _read)
 
 
 def parse_grade_list(text: str, *, strict: bool = False) -> ListReading:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeVar
 
 Severity = Literal["error", "warning"]
 
@@ -300,3 +300,21 @@ def decoded(data: bytes, strict: bool, limit: int = MAX_PROBLEMS) -> tuple[str, 
         got = f"{count} line{plural} in Windows-1252, first {lines[first - 1].strip()!r}"
         log.add("mixed-encoding", first, "", "a file in one encoding", got)
     return result.text, log
+
+
+T = TypeVar("T")
+
+
+def read_decoded(
+    data: bytes,
+    strict: bool,
+    limit: int,
+    read: Callable[[str, ProblemLog], tuple[T | None, Problems]],
+) -> tuple[T | None, Problems]:
+    """``data`` decoded (``decoded``) and read by ``read``. Never raises: a line in no
+    encoding stops a strict reading there, with its problem, and nothing is read."""
+    try:
+        text, log = decoded(data, strict, limit)
+    except StopReading as stopped:
+        return None, stopped.log.report()
+    return read(text, log)

@@ -6,7 +6,13 @@ from typing import TextIO
 
 from ecfgrading.formats.encoding import drop_bom
 from ecfgrading.formats.lexer import expand_tables, lex
-from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, StopReading, decoded
+from ecfgrading.formats.problems import (
+    MAX_PROBLEMS,
+    ProblemLog,
+    Problems,
+    StopReading,
+    read_decoded,
+)
 from ecfgrading.formats.results_checks import PartContext
 from ecfgrading.formats.results_event import build_event
 from ecfgrading.formats.results_fields import ALL_FIELDS
@@ -27,11 +33,7 @@ def read_results_bytes(
 ) -> Reading:
     """Read bytes (formats.encoding); at most ``max_problems`` listed, the rest counted.
     Never raises: a line in no encoding stops a strict reading there, with its problem."""
-    try:
-        text, log = decoded(data, strict, max_problems)
-    except StopReading as stopped:
-        return None, stopped.log.report()
-    return _read(text, log)
+    return read_decoded(data, strict, max_problems, _read)
 
 
 def parse_results(text: str, *, strict: bool = False) -> Reading:

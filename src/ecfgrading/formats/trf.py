@@ -30,7 +30,12 @@ from datetime import date
 from ecfgrading.engine.rateplay import Session, TimeControl
 from ecfgrading.engine.types import ResultCode
 from ecfgrading.formats.names import full_name
-from ecfgrading.formats.problems import MAX_PROBLEMS, ProblemLog, Problems, StopReading, decoded
+from ecfgrading.formats.problems import (
+    MAX_PROBLEMS,
+    ProblemLog,
+    Problems,
+    read_decoded,
+)
 from ecfgrading.formats.results_model import (
     Colour,
     EventDetails,
@@ -97,11 +102,9 @@ def read_trf_bytes(
 ) -> Reading:
     """Read a TRF's bytes (UTF-8, else Windows-1252: formats.encoding). Never raises: a
     line in no encoding stops a strict reading there, with its problem."""
-    try:
-        text, log = decoded(data, strict, max_problems)
-    except StopReading as stopped:
-        return None, stopped.log.report()
-    return parse_trf(text, event, log=log)
+    return read_decoded(
+        data, strict, max_problems, lambda text, log: parse_trf(text, event, log=log)
+    )
 
 
 def parse_trf(text: str, event: TrfEvent, *, log: ProblemLog | None = None) -> Reading:
