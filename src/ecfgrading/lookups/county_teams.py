@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from ecfgrading.engine.periods import season_of
 from ecfgrading.lookups.members import Affiliation, Source
 from ecfgrading.lookups.rows import fetch
 from ecfgrading.matching.names import fold
@@ -67,7 +68,9 @@ def county_teams(counties: Counties) -> Teams:
     for first, second, day, kind, part in games:
         season = _season(day)
         home, away = named(kind, part)
-        sides.update((pid, season, side) for pid, side in ((first, home), (second, away)) if pid)
+        for pid, side in ((first, home), (second, away)):
+            if pid is not None:
+                sides.add((pid, season, side))
     teams: dict[int, set[int]] = {pk: set() for pk in counties}
     for pid, season, side in sides:
         for county in _played_for(spans.get(pid, ()), season, side):
@@ -104,12 +107,8 @@ def _played_for(
 
 
 def _season(day: dt.date | str) -> int:
-    """``season_of`` for a date as the database gives it (SQLite: ISO text)."""
-    if isinstance(day, str):
-        year, month = int(day[:4]), int(day[5:7])
-    else:
-        year, month = day.year, day.month
-    return year + 1 if month >= 6 else year
+    """``season_of`` a date as the database gives it (SQLite: ISO text)."""
+    return season_of(day if isinstance(day, dt.date) else dt.date.fromisoformat(day))
 
 
 def _named(

@@ -382,11 +382,17 @@ def frozen_rows(version: ListVersion, season: int) -> list[list[Any]]:
     )
     clubs = club_labels(entries.values("player_id"), season)
     rows = fetch(entries.values_list("player_id", *PLAYER_FIELDS))
-    none: tuple[str, ...] = ()
     return [
-        [pk, code, full_name(surname, forenames), sex, _fide_code(fide_id), nation, shown]
+        [
+            pk,
+            code,
+            full_name(surname, forenames),
+            sex,
+            _fide_code(fide_id),
+            nation,
+            list(clubs.get(pk, ())),
+        ]
         for pk, code, surname, forenames, sex, fide_id, nation in rows
-        for shown in (list(clubs.get(pk, none)),)
     ]
 
 
