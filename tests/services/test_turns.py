@@ -19,6 +19,7 @@ import pytest
 from django.test import override_settings
 
 from ecfgrading.registry.models import Game, PendingIdentification, Player, Submission
+from ecfgrading.services.changes import Mark
 from ecfgrading.services.locks import Busy
 from ecfgrading.services.locks import _file_turn as file_turn
 from ecfgrading.services.results import ingest
@@ -174,16 +175,19 @@ def test_a_batch_cut_short_leaves_no_watch_open_on_the_view_it_keeps(
     ]
     original, writes = ResultsImporter._import_locked, []
 
-    def write(self: ResultsImporter, ready: Any) -> Any:
+    def write(self: ResultsImporter, ready: Any, **how: Any) -> Any:
         writes.append(ready)
         if len(writes) == 2:
             raise Busy("the second file: busy")
-        return original(self, ready)
+        return original(self, ready, **how)
 
     monkeypatch.setattr(ResultsImporter, "_import_locked", write)
     with pytest.raises(Busy):
         import_files(files)
     with ingest.shared_view() as view:
+        assert view.mark == Mark()  # forgotten: it had taken in what the rollback removed
         assert view.index._watching == []  # the third and fourth files' watches closed
-    assert Submission.objects.filter(status=Submission.Status.ACCEPTED).count() == 1
-    assert Submission.objects.filter(status=Submission.Status.RECEIVED).count() == 3
+    # The four files were written in one turn, one transaction: the error took back the
+    # first file's write too, and all four wait, stored, for a retry.
+    assert not Player.objects.filter(surname="Newman").exists()
+    assert Submission.objects.filter(status=Submission.Status.RECEIVED).count() == 4

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import connection
 
+from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -167,7 +168,5 @@ def note_changed(player_ids: Iterable[int]) -> int | None:
     ids = sorted(set(player_ids))
     if not ids:
         return 0
-    made = IdentityChange.objects.bulk_create(IdentityChange(player_id=pid) for pid in ids)
-    if any(row.id is None for row in made):
-        return None
+    made = insert_instances([IdentityChange(player_id=pid) for pid in ids])
     return max(row.id for row in made)

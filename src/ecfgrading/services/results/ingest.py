@@ -41,6 +41,7 @@ from ecfgrading.matching.identify import (
 )
 from ecfgrading.progress import Progress
 from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.errors import Conflict, NotFound
@@ -146,14 +147,11 @@ class ResultsImporter:
                 chunk = next(pending, [])
                 if not chunk and not ready:
                     return
-                written = 0
                 with importers_turn(_waiting_files(ready, chunk), partial(self._refresh, ready)):
-                    for item in ready:
-                        result = self._write(item) if isinstance(item, _Ready) else item
-                        written += _games_written(item, result)
-                        yield result
-                    stored = [self._store(*item) for item in chunk]
-                self.statistics.wrote(written)
+                    results = self._write_turn(ready)
+                    stored = self._store_turn(chunk)
+                self.statistics.wrote(sum(map(_games_written, ready, results)))
+                yield from results  # each outcome once its turn is committed
                 self.view.catch_up()  # once for the turn's files, not once a file
                 ready = [
                     self._prepare(s, caught_up=True) if isinstance(s, Submission) else s
@@ -163,6 +161,33 @@ class ResultsImporter:
             for item in ready:
                 if isinstance(item, _Ready):
                     item.unwatch()
+
+    def _write_turn(self, ready: list[_Ready | ImportResult]) -> list[ImportResult]:
+        """The turn's prepared files written in one transaction holding the registry lock,
+        each in a savepoint of its own: a file refused rolls back alone and is rejected,
+        the others stand. One commit a turn, not one a file (issue 25: a commit, and
+        the pages it writes to the log, cost more than a small file's rows)."""
+        if not any(isinstance(item, _Ready) for item in ready):
+            return [item for item in ready if isinstance(item, ImportResult)]
+        try:
+            with busy_as_error(_turn_not_imported(ready)), transaction.atomic():
+                take_registry_lock()
+                self.view.catch_up()
+                return [
+                    self._write(item, in_turn=True) if isinstance(item, _Ready) else item
+                    for item in ready
+                ]
+        except BaseException:
+            self.view.drop()  # it took in what the rollback removed
+            raise
+
+    def _store_turn(self, chunk: list[_ToStore]) -> list[Submission | ImportResult]:
+        """The turn's next files on record together, in one transaction: all of them, or
+        none and an error saying so (nothing was read yet, nothing is lost)."""
+        if not chunk:
+            return []
+        with busy_as_error(_waiting_files([], chunk)), transaction.atomic():
+            return [self._store(*item) for item in chunk]
 
     def _refresh(self, ready: list[_Ready | ImportResult]) -> None:
         """While waiting for the turn: the view caught up with what others wrote, and
@@ -213,14 +238,15 @@ class ResultsImporter:
         identified = self._identify(read.results)
         return _Ready(submission, read, identified, identified.index.watching())
 
-    def _write(self, ready: _Ready) -> ImportResult:
-        """Accept or reject a prepared file (in the importer's turn)."""
+    def _write(self, ready: _Ready, *, in_turn: bool = False) -> ImportResult:
+        """Accept or reject a prepared file (in the importer's turn; ``in_turn``: inside
+        the turn's transaction, which holds the lock and keeps the view current)."""
         submission, read = ready.submission, ready.read
         if ready.identified is None:
             return self._reject_unlocked(submission, read)
         try:
             with busy_as_error(_not_imported(submission)):
-                return self._import_locked(ready)
+                return self._import_locked(ready, in_turn=in_turn)
         except _DoneElsewhere:
             self.view.drop()  # its cache took in rows the rollback removed
             return _done_elsewhere(submission)
@@ -242,7 +268,7 @@ class ResultsImporter:
             return _done_elsewhere(submission)
         return ImportResult(submission.id, False, report)
 
-    def _import_locked(self, ready: _Ready) -> ImportResult:
+    def _import_locked(self, ready: _Ready, *, in_turn: bool = False) -> ImportResult:
         """Write under the lock. Whether the stored file still waits (another process may
         have imported it meanwhile) is asked by the very UPDATE that accepts or rejects
         it: a file done elsewhere rolls back this transaction (_DoneElsewhere), a query
@@ -254,12 +280,15 @@ class ResultsImporter:
         meanwhile, touched a code, a surname or a similar surname of this file's players
         are they identified again: the decisions are those identification under the lock
         would make (matching.identify.IndexChanges), and the importers' serialised part
-        shrinks to the writing."""
+        shrinks to the writing. In a turn (``in_turn``) the transaction is a savepoint of
+        the turn's, which holds the lock: no one else writes, and this importer's own
+        writes are in the view already."""
         submission, read = ready.submission, ready.read
         assert read.results is not None and ready.identified is not None
         with transaction.atomic():
-            take_registry_lock()
-            self.view.catch_up()
+            if not in_turn:
+                take_registry_lock()
+                self.view.catch_up()
             self._keep_current(ready)
             plan = self._plan(read, ready.identified)
             if not plan.report.ok:
@@ -406,6 +435,12 @@ def _games_written(item: _Ready | ImportResult, result: ImportResult) -> int:
 
 def _not_imported(submission: Submission) -> str:
     return f"{submission.filename}: not imported (kept as submission {submission.id})"
+
+
+def _turn_not_imported(ready: list[_Ready | ImportResult]) -> str:
+    """What a turn's write has not done when the wait for the lock runs out."""
+    waiting = [item.submission for item in ready if isinstance(item, _Ready)]
+    return _not_imported(waiting[0]) if len(waiting) == 1 else _waiting_files(ready, [])
 
 
 def _waiting_files(ready: list[_Ready | ImportResult], chunk: list[_ToStore]) -> str:
@@ -653,10 +688,11 @@ def _already(before: Submission, filename: str) -> ImportReport:
 def store_raw(
     data: bytes, filename: str, sender: str, user: Any, event_code: str = ""
 ) -> Submission:
-    """The bytes go on record first, in their own transaction: nothing is ever lost. A
-    TRF's event (chosen by its sender) is kept with it, since the file cannot say it."""
-    with transaction.atomic():
-        return Submission.objects.create(
+    """The bytes go on record first, in their own transaction (or the caller's, for a
+    turn's files together): nothing is ever lost. A TRF's event (chosen by its sender)
+    is kept with it, since the file cannot say it."""
+    with transaction.atomic(savepoint=False):
+        submission = Submission(
             event_code=event_code.strip().upper()[: width(Submission, "event_code")],
             raw=data,
             filename=printable(filename)[
@@ -666,6 +702,7 @@ def store_raw(
             sender=user,
             sender_name=sender,
         )
+        return insert_instances([submission])[0]  # no ORM statement for each of 1,500
 
 
 def accept(submission: Submission, written: Written, report: ImportReport) -> bool:

@@ -1,0 +1,70 @@
+"""registry.inserts: instances written by a plain statement read back as the ORM's own."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.inserts import insert_instances
+from ecfgrading.registry.models import (
+    AuditLog,
+    IdentityChange,
+    PendingIdentification,
+    Player,
+    Submission,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_instance_gets_the_id_of_its_own_row() -> None:
+    players = [
+        Player(code=100_000 + k, surname=f"Surname{k}", forenames="Ann", name_key=f"k{k}")
+        for k in range(5)
+    ]
+    assert insert_instances(players) is players
+    for player in players:
+        assert player.pk is not None
+        assert not player._state.adding
+        assert Player.objects.get(pk=player.pk).surname == player.surname
+
+
+def test_more_rows_than_one_statement_takes_keep_their_order() -> None:
+    """Player has over a dozen columns, so IN_CHUNK values hold fewer rows than these."""
+    count = IN_CHUNK // 10 + 7
+    players = [Player(code=200_000 + k, surname=f"S{k:04d}") for k in range(count)]
+    insert_instances(players)
+    stored = dict(Player.objects.values_list("id", "code"))
+    assert len(stored) == count
+    assert all(stored[player.pk] == player.code for player in players)
+
+
+def test_defaults_dates_json_and_automatic_times_are_written_as_the_orm_writes_them() -> None:
+    before = timezone.now() - timedelta(seconds=1)
+    entry = insert_instances([AuditLog(action="import results", details={"games": 3})])[0]
+    read = AuditLog.objects.get(pk=entry.pk)
+    assert read.details == {"games": 3}
+    assert read.actor == ""  # the field's default
+    assert before <= read.at <= timezone.now()  # default=timezone.now, aware, in UTC
+
+    born = date(1990, 2, 28)
+    player = insert_instances([Player(code=300_001, surname="Dated", date_of_birth=born)])[0]
+    read_player = Player.objects.get(pk=player.pk)
+    assert read_player.date_of_birth == born
+    assert read_player.created_at is not None  # auto_now_add, through pre_save
+
+    stored = insert_instances([Submission(raw=b"\x00bytes\xff", filename="a.txt", sha256="0")])[0]
+    read_submission = Submission.objects.get(pk=stored.pk)
+    assert bytes(read_submission.raw) == b"\x00bytes\xff"
+    assert read_submission.status == Submission.Status.RECEIVED  # the model's default
+
+
+def test_a_foreign_key_is_written_by_its_id_and_nothing_is_sent_for_no_rows() -> None:
+    submission = Submission.objects.create(raw=b"x", filename="a.txt", sha256="1")
+    case = insert_instances([PendingIdentification(submission=submission, pin=3, name="A")])[0]
+    assert PendingIdentification.objects.get(pk=case.pk).submission_id == submission.pk
+    assert insert_instances([IdentityChange(player_id=7)])[0].player_id == 7
+    assert insert_instances([]) == []
