@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from ecfgrading.formats.problems import Problem
@@ -117,8 +117,9 @@ class ImportReport:
         return not self.errors
 
     def as_dict(self) -> dict[str, Any]:
-        data = asdict(replace(self, problems=()))  # the problems once, in their order
-        data["problems"] = [asdict(p) for p in sorted(self.problems, key=_by_line)]
+        """What ``dataclasses.asdict`` gives, the problems sorted by line, and ``ok``."""
+        data: dict[str, Any] = _plain(replace(self, problems=()))  # the problems once
+        data["problems"] = [_plain(p) for p in sorted(self.problems, key=_by_line)]
         data["ok"] = self.ok
         return data
 
@@ -127,6 +128,19 @@ class ImportReport:
 
     def to_text(self) -> str:
         return "\n".join(_text_lines(self))
+
+
+def _plain(value: Any) -> Any:
+    """``dataclasses.asdict`` of a report's values without its deep copy of every leaf: a
+    report's leaves are all immutable (text, numbers, None), and each accepted file's
+    report is made once (issue 25)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple | list):
+        return type(value)(_plain(item) for item in value)
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
 
 
 def _by_line(problem: Problem) -> tuple[int, str]:
