@@ -29,7 +29,7 @@ from ecfgrading.engine.types import Category, Rate
 from ecfgrading.formats.gradelist import GradeListRow, RateGrade, read_grade_list_bytes
 from ecfgrading.formats.problems import Problem, Problems
 from ecfgrading.matching.names import search_key
-from ecfgrading.registry.bulk import IN_CHUNK, insert_rows
+from ecfgrading.registry.bulk import IN_CHUNK, insert_rows, update_rows
 from ecfgrading.registry.merges import surviving_records
 from ecfgrading.registry.models import (
     AuditLog,
@@ -58,7 +58,6 @@ from ecfgrading.services.results.ingest import fewer_collections
 
 # Column bounds of the registry on PostgreSQL (SQLite would store anything).
 MAX_SMALL = 32_767  # grade, previous grade, junior age
-PLAYER_DETAILS = ("surname", "forenames", "sex", "fide_id", "nation")
 GAMES_LATEST_NOTE = (
     "games_latest is unknown in a list file, which gives only Games (games counted): set to Games"
 )
@@ -186,9 +185,24 @@ def _read(
     problems: list[Problem] = []
     for row in grade_list.rows:
         details[row.code.number], found = normalise(from_list_row(row))
-        problems += (*found, *_row_problems(row, clubs))
+        problems += found
+        if _largest_number(row) > MAX_SMALL or clubs.too_long(row.clubs):
+            problems += _row_problems(row, clubs)
     report = Problems(tuple(sorted((*report.problems, *problems), key=lambda p: p.line)))
     return (grade_list.rows if report.ok else None), details, report
+
+
+def _largest_number(row: GradeListRow) -> int:
+    """The largest of the row's numbers the registry keeps in a small column (0 for none):
+    a glance that spares a national list's rows the look of ``_row_problems``."""
+    standard, rapid = row.standard, row.rapid
+    return max(
+        row.junior_age or 0,
+        standard.grade or 0,
+        standard.previous or 0,
+        rapid.grade or 0,
+        rapid.previous or 0,
+    )
 
 
 def _row_problems(row: GradeListRow, clubs: _ClubNames) -> Iterator[Problem]:
@@ -241,10 +255,21 @@ class _ClubName(NamedTuple):
 
 class _ClubNames(dict[str, _ClubName]):
     """Each club name as written, worked out once: a national list names 2,000 clubs
-    40,000 times."""
+    40,000 times (and the reader gives rows naming the same clubs one tuple)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._too_long: dict[tuple[str, ...], bool] = {}
 
     def __missing__(self, name: str) -> _ClubName:
         found = self[name] = _ClubName.of(name)
+        return found
+
+    def too_long(self, clubs: tuple[str, ...]) -> bool:
+        """True if one of ``clubs`` is wider than the registry's column."""
+        found = self._too_long.get(clubs)
+        if found is None:
+            found = self._too_long[clubs] = any(self[club].too_long for club in clubs)
         return found
 
 
@@ -368,14 +393,37 @@ def _players(
     created = _create_players(new, details, now)
     counts.players_created = len(new)
     changed = [player for n in numbers if n in own and _refresh(player := found[n], details[n])]
-    for player in changed:
-        player.updated_at = now  # bulk_update skips auto_now
-    Player.objects.bulk_update(changed, [*PLAYER_DETAILS, "updated_at"])
+    _update_players(changed, now)
     note_changed(player.pk for player in changed)  # new players are found by their ids
     counts.players_updated = len(changed)
     counts.players_unchanged = len(own) - len(changed)
     on_record = {code: player.pk for code, player in found.items()}
     return {**on_record, **created}, set(on_record.values())
+
+
+class _PlayerUpdate(NamedTuple):
+    """A player on record whose details the list changed, as ``Player.save`` would store
+    him: the name's search key follows the name."""
+
+    surname: str
+    forenames: str
+    sex: str
+    fide_id: int | None
+    nation: str
+    name_key: str
+    updated_at: Any  # auto_now, which a plain UPDATE does not set
+    id: int
+
+
+def _update_players(players: Sequence[Player], now: datetime) -> None:
+    stamp = connection.ops.adapt_datetimefield_value(now)
+    rows = (
+        _PlayerUpdate(
+            p.surname, p.forenames, p.sex, p.fide_id, p.nation, p.search_key(), stamp, p.pk
+        )
+        for p in players
+    )
+    update_rows(Player, _PlayerUpdate._fields[:-1], rows)
 
 
 class _PlayerRow(NamedTuple):
@@ -399,7 +447,9 @@ def _create_players(numbers: Sequence[int], details: _Details, now: datetime) ->
     """The players of ``numbers``, written as rows; their ids by code number."""
     if not numbers:
         return {}
-    stamp = connection.ops.adapt_datetimefield_value(now)
+    # As text, which both databases read back as the time (ISO 8601, with its offset on
+    # PostgreSQL): psycopg's COPY would format the datetime again for every row.
+    stamp = str(connection.ops.adapt_datetimefield_value(now))
     nation = Player._meta.get_field("nation").default
     rows = (
         _PlayerRow(  # by position: a row's keywords cost more than the row
@@ -528,6 +578,14 @@ class _MembershipRow(NamedTuple):
     last_season: int
 
 
+class _Seasons(NamedTuple):
+    """A membership's seasons, then its id (a row of ``update_rows``)."""
+
+    first_season: int
+    last_season: int
+    id: int
+
+
 def _memberships(
     rows: Sequence[GradeListRow],
     players: Mapping[int, int],
@@ -544,8 +602,8 @@ def _memberships(
     new = [_MembershipRow(p, c, season, season) for p, c in pairs if (p, c) not in known]
     insert_rows(ClubMembership, _MembershipRow._fields, new)
     counts.memberships_created = len(new)
-    extended = [m for pair in pairs if (m := known.get(pair)) and _extend(m, season)]
-    ClubMembership.objects.bulk_update(extended, ["first_season", "last_season"])
+    widened = (_covering(seasons, season) for pair in pairs if (seasons := known.get(pair)))
+    update_rows(ClubMembership, _Seasons._fields[:-1], filter(None, widened))
 
 
 def _membership_pairs(
@@ -555,29 +613,33 @@ def _membership_pairs(
     clubs: Mapping[ClubKey, Club],
 ) -> Iterator[tuple[int, int]]:
     ids = {key: club.pk for key, club in clubs.items()}
+    # The reader gives rows naming the same clubs one tuple: its club ids found once.
+    club_ids: dict[tuple[str, ...], tuple[int, ...]] = {}
     for row in rows:
         if row.clubs:
+            found = club_ids.get(row.clubs)
+            if found is None:
+                named = (names[club] for club in row.clubs)
+                found = club_ids[row.clubs] = tuple(ids[name.key] for name in named if name.plain)
             player = players[row.code.number]
-            for club in row.clubs:
-                name = names[club]
-                if name.plain:
-                    yield player, ids[name.key]
+            for club in found:
+                yield player, club
 
 
-def _memberships_on_record(player_ids: set[int]) -> dict[tuple[int, int], ClubMembership]:
-    if not player_ids:
-        return {}
-    ids = {pk for _, pk in _pairs_by(ClubMembership, "player_id", sorted(player_ids))}
-    found = _records(ClubMembership, ids).values()
-    return {(m.player_id, m.club_id): m for m in found}
+def _memberships_on_record(player_ids: set[int]) -> dict[tuple[int, int], _Seasons]:
+    """The memberships of ``player_ids``: their seasons by (player id, club id)."""
+    columns = ("player_id", "club_id", *_Seasons._fields)
+    query = ClubMembership.objects.order_by().values_list(*columns)  # not by names: no joins
+    found = _chunked(query, "player_id", sorted(player_ids))
+    return {(player, club): _Seasons(*seasons) for player, club, *seasons in found}
 
 
-def _extend(membership: ClubMembership, season: int) -> bool:
-    first = min(membership.first_season, season)
-    last = max(membership.last_season, season)
-    changed = (first, last) != (membership.first_season, membership.last_season)
-    membership.first_season, membership.last_season = first, last
-    return changed
+def _covering(seasons: _Seasons, season: int) -> _Seasons | None:
+    """The membership's seasons widened to ``season``; None when they hold it already."""
+    if seasons.first_season <= season <= seasons.last_season:
+        return None
+    first, last = min(seasons.first_season, season), max(seasons.last_season, season)
+    return _Seasons(first, last, seasons.id)
 
 
 # The published version -------------------------------------------------------------------

@@ -1,0 +1,158 @@
+"""``registry.bulk.update_rows``: rows written by id, a chunk of rows a statement on
+PostgreSQL, with the same outcome as one UPDATE a row (the results import and the list
+import rely on it on both databases)."""
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+
+import pytest
+from django.db import DataError, ProgrammingError, connection
+from django.test.utils import CaptureQueriesContext
+
+from ecfgrading.registry import bulk
+from ecfgrading.registry.models import ListEntry, ListVersion, Player
+
+pytestmark = pytest.mark.django_db
+
+MakePlayer = Callable[..., Player]
+
+
+def _players(make_player: MakePlayer, count: int) -> list[Player]:
+    return [make_player(f"Surname {n}", f"Forename {n}") for n in range(count)]
+
+
+def test_it_sets_the_columns_of_the_rows_named_and_of_no_other(make_player: MakePlayer) -> None:
+    one, two, three = _players(make_player, 3)
+
+    bulk.update_rows(
+        Player,
+        ("surname", "date_of_birth"),
+        [("Adams", date(1970, 2, 3), one.pk), ("Brown", date(1981, 12, 31), three.pk)],
+    )
+
+    found = dict(Player.objects.values_list("pk", "surname"))
+    assert found == {one.pk: "Adams", two.pk: "Surname 1", three.pk: "Brown"}
+    births = dict(Player.objects.values_list("pk", "date_of_birth"))
+    assert births == {one.pk: date(1970, 2, 3), two.pk: None, three.pk: date(1981, 12, 31)}
+
+
+def test_of_two_rows_for_one_id_the_later_wins(make_player: MakePlayer) -> None:
+    one, two = _players(make_player, 2)
+
+    rows = [("First", one.pk), ("Other", two.pk), ("Second", one.pk), ("Third", one.pk)]
+    bulk.update_rows(Player, ("surname",), rows)
+
+    assert Player.objects.get(pk=one.pk).surname == "Third"
+    assert Player.objects.get(pk=two.pk).surname == "Other"
+
+
+def test_the_later_row_wins_across_chunks_too(
+    make_player: MakePlayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bulk, "BATCH", 2)
+    one, two = _players(make_player, 2)
+
+    # chunks: (A one, B two), (C one, D two), (E one)
+    rows = [("A", one.pk), ("B", two.pk), ("C", one.pk), ("D", two.pk), ("E", one.pk)]
+    bulk.update_rows(Player, ("surname",), iter(rows))
+
+    assert dict(Player.objects.values_list("pk", "surname")) == {one.pk: "E", two.pk: "D"}
+
+
+def test_texts_are_stored_exactly_whatever_their_characters(make_player: MakePlayer) -> None:
+    texts = ["a,b", 'q"x', "back\\slash", "{br}", "NULL", "", "O'Neil", "Zoë Ørsted", " sp "]
+    players = _players(make_player, len(texts))
+
+    bulk.update_rows(Player, ("forenames",), zip(texts, [p.pk for p in players], strict=True))
+
+    found = dict(Player.objects.values_list("pk", "forenames"))
+    assert [found[p.pk] for p in players] == texts
+
+
+def test_a_column_can_be_set_to_null_in_every_row_or_some(make_player: MakePlayer) -> None:
+    one, two = _players(make_player, 2)
+    Player.objects.update(fide_id=400_041, date_of_birth=date(2000, 1, 1))
+
+    bulk.update_rows(
+        Player,
+        ("fide_id", "date_of_birth"),
+        [(None, None, one.pk), (None, date(1999, 5, 6), two.pk)],
+    )
+
+    found = {
+        pk: (fide, born)
+        for pk, fide, born in Player.objects.values_list("pk", "fide_id", "date_of_birth")
+    }
+    assert found == {one.pk: (None, None), two.pk: (None, date(1999, 5, 6))}
+
+
+def test_a_foreign_key_and_a_time_are_set(make_player: MakePlayer) -> None:
+    one, two = _players(make_player, 2)
+    at = datetime(2024, 3, 1, 12, 30, tzinfo=UTC)
+    stamp = connection.ops.adapt_datetimefield_value(at)
+
+    bulk.update_rows(Player, ("merged_into_id", "updated_at"), [(two.pk, stamp, one.pk)])
+
+    merged = Player.objects.get(pk=one.pk)
+    assert (merged.merged_into_id, merged.updated_at) == (two.pk, at)
+
+
+def test_a_column_mixing_whole_and_fractional_numbers_is_written(
+    make_player: MakePlayer, draft_version: ListVersion
+) -> None:
+    one, two, three = _players(make_player, 3)
+    entries = [ListEntry.objects.create(version=draft_version, player=p) for p in (one, two, three)]
+
+    rows = [(150, entries[0].pk), (151.25, entries[1].pk), (None, entries[2].pk)]
+    bulk.update_rows(ListEntry, ("unrounded",), rows)
+
+    found = dict(ListEntry.objects.values_list("pk", "unrounded"))
+    assert [found[e.pk] for e in entries] == [150.0, 151.25, None]
+
+
+def test_no_rows_send_no_statement() -> None:
+    with CaptureQueriesContext(connection) as sent:
+        bulk.update_rows(Player, ("surname",), [])
+
+    assert sent.captured_queries == []
+
+
+@pytest.mark.postgresql
+def test_on_postgresql_a_chunk_of_rows_is_one_statement(make_player: MakePlayer) -> None:
+    players = _players(make_player, 30)
+
+    with CaptureQueriesContext(connection) as sent:
+        bulk.update_rows(Player, ("surname", "sex"), [(f"New {p.pk}", "F", p.pk) for p in players])
+
+    # one UPDATE, not one execution a row (Django shows an executemany as "30 times")
+    assert [query["sql"][:6] for query in sent.captured_queries] == ["UPDATE"]
+    assert Player.objects.filter(sex="F").count() == 30
+    assert Player.objects.get(pk=players[7].pk).surname == f"New {players[7].pk}"
+
+
+@pytest.mark.postgresql
+def test_on_postgresql_a_text_too_long_for_its_column_is_refused_not_cut(
+    make_player: MakePlayer,
+) -> None:
+    (one,) = _players(make_player, 1)
+
+    with pytest.raises(DataError):
+        bulk.update_rows(Player, ("membership_no",), [("M" * 21, one.pk)])  # 20 characters
+
+
+def test_an_id_on_no_row_changes_nothing(make_player: MakePlayer) -> None:
+    (one,) = _players(make_player, 1)
+    missing = one.pk + 1_000
+
+    bulk.update_rows(Player, ("surname",), [("Ghost", missing), ("Real", one.pk)])
+
+    assert list(Player.objects.values_list("surname", flat=True)) == ["Real"]
+
+
+def test_a_row_of_the_wrong_length_is_refused_as_a_database_error(
+    make_player: MakePlayer,
+) -> None:
+    (one,) = _players(make_player, 1)
+
+    with pytest.raises(ProgrammingError):
+        bulk.update_rows(Player, ("surname", "sex"), [("Adams", one.pk)])  # no sex
