@@ -43,6 +43,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.models.lists import assert_version_editable
 from ecfgrading.registry.numbering import note_codes_on_record
+from ecfgrading.services.batches import fewer_collections
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.lists.snapshots import freeze_published
@@ -54,7 +55,6 @@ from ecfgrading.services.people import (
     overflows,
     too_long,
 )
-from ecfgrading.services.results.ingest import fewer_collections
 
 # Column bounds of the registry on PostgreSQL (SQLite would store anything).
 MAX_SMALL = 32_767  # grade, previous grade, junior age

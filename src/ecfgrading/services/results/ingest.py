@@ -13,10 +13,8 @@ one person twice (docs/imports.md).
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -44,6 +42,7 @@ from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
+from ecfgrading.services.batches import fewer_collections
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
@@ -557,24 +556,6 @@ def _looked_up(
         sha = hashlib.sha256(data).hexdigest()
         yield filename, data, True if sha in seen else done_before.get(sha)
         seen.add(sha)
-
-
-# A batch allocates millions of short-lived objects beside the long-lived view of the
-# registry; Python's default cycle collection (every 700 allocations) then walks that view
-# again and again, a tenth of the batch's time at national size. Objects here rarely form
-# cycles, and reference counting frees them either way.
-BATCH_GC_THRESHOLD = 50_000
-
-
-@contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Collect cyclic garbage less often for the span of a batch, then as before."""
-    before = gc.get_threshold()
-    gc.set_threshold(max(before[0], BATCH_GC_THRESHOLD), *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 def check_results(
