@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
-from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -20,6 +18,7 @@ from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.lookups.direct_members import games_received
 from ecfgrading.lookups.roles import Role, roles_of
 from ecfgrading.registry.models import DirectMember, Event
+from tests.flushing import flush_database
 
 pytestmark = pytest.mark.django_db
 
@@ -37,9 +36,7 @@ def built(
     home = tmp_path_factory.mktemp("demo-logins")
     with django_db_blocker.unblock():
         yield build_demo(home, size="tiny", seed=5)
-        call_command("flush", interactive=False, verbosity=0)
-        for role in Role:  # the flush took the roles' groups, which later tests need
-            Group.objects.get_or_create(name=role.value)
+        flush_database()
 
 
 def test_the_build_prints_each_login_with_its_password(built: DemoSummary) -> None:

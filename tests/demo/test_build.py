@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.db.models import Q
 
 from ecfgrading.demo import build_demo
@@ -23,6 +22,7 @@ from ecfgrading.registry.models import (
     Player,
     Submission,
 )
+from tests.flushing import flush_database
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +63,7 @@ def built(
         )
         assert "load list 2009-07" in stages
         yield summary
-        call_command("flush", interactive=False, verbosity=0)
+        flush_database()
 
 
 def test_the_demo_publishes_every_list_in_date_order_with_its_version_name(

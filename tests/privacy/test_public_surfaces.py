@@ -26,15 +26,12 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.cache import cache
-from django.core.management import call_command
 from django.test import Client, override_settings
 
 from ecfgrading.demo import build_demo
 from ecfgrading.demo.schedule import world_today
 from ecfgrading.engine.rateplay import TimeControlInput
-from ecfgrading.lookups.roles import Role
 from ecfgrading.registry.models import (
     Club,
     County,
@@ -48,6 +45,7 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.services.abroad import AbroadEvent, AbroadGame, accept_abroad, submit_abroad
+from tests.flushing import flush_database
 
 pytestmark = pytest.mark.django_db
 
@@ -89,9 +87,7 @@ def scan(
         surfaces |= dict(_api_v1(client, member, code))
         surfaces |= dict(_compatible(client, member))
         yield Scan(surfaces, _private(), f"/players/{member}/", f"/events/{code}/")
-        call_command("flush", interactive=False, verbosity=0)
-        for role in Role:  # the flush took the roles' groups, which later tests need
-            Group.objects.get_or_create(name=role.value)
+        flush_database()
 
 
 def _give_membership_numbers() -> None:

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
 from ecfgrading.demo import build_demo
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.registry.models import Submission
 from ecfgrading.services.results.ingest import check_results
+from tests.flushing import flush_database
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def demo_file(
             )
             sid, games = cursor.fetchone()
         yield Submission.objects.get(id=sid), games
-        call_command("flush", interactive=False, verbosity=0)
+        flush_database()
 
 
 def check(data: bytes) -> list[tuple[str, str]]:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
 
 from ecfgrading.demo import build_demo
 from ecfgrading.demo.summary import DemoSummary
+from tests.flushing import flush_database
 from tests.web.browser import Browser, open_browser
 from tests.web.live import Site, build, serving
 
@@ -30,7 +30,7 @@ def demo(
     with django_db_blocker.unblock():
         summary = build_demo(home, size="tiny", seed=3)
         yield summary
-        call_command("flush", interactive=False, verbosity=0)
+        flush_database()
 
 
 @pytest.fixture(autouse=True)
