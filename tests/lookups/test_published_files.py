@@ -9,7 +9,9 @@ files, read again from the export and through /downloads/, are compared byte for
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -195,3 +197,24 @@ def test_a_snapshot_is_never_changed_or_deleted(published: dict[str, Any]) -> No
         PublishedSnapshot.objects.update(rule_set="other")
     with pytest.raises(SnapshotFrozenError):
         snapshot.delete()
+
+
+def test_only_other_deployments_kept_files_long_unused_are_forgotten() -> None:
+    """Each deployment keeps its files in a folder of its own: a worker warming removes
+    the other folders no file was written to for a week, and keeps its own whatever its
+    age (a published version's files do not change)."""
+    root = list_files.kept_root()
+    own = list_files._own_folder("build-now")
+    old_other, recent_other = root / "old-deployment", root / "recent-deployment"
+    for folder in (own, old_other, recent_other):
+        folder.mkdir(parents=True)
+        (folder / "file.csv").write_bytes(b"kept")
+    eight_days_ago = time.time() - 8 * 24 * 3600
+    for folder in (own, old_other):
+        os.utime(folder, (eight_days_ago, eight_days_ago))
+    six_days_ago = time.time() - 6 * 24 * 3600
+    os.utime(recent_other, (six_days_ago, six_days_ago))
+
+    assert list_files.forget_stale("build-now") == [old_other]
+    assert sorted(p.name for p in root.iterdir()) == sorted([own.name, recent_other.name])
+    assert (own / "file.csv").read_bytes() == b"kept"

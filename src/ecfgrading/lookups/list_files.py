@@ -25,10 +25,12 @@ import gzip
 import hashlib
 import os
 import re
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -61,6 +63,9 @@ _POLL_SECONDS = 0.1
 # version's file never changes, so it is never made again while the code is the same.
 KEPT_FOLDER = "list-files"
 FROZEN = "frozen:"  # a token made of the times the versions held were frozen
+# Another deployment's folder of kept files that nothing was written to for this long is
+# removed when a worker warms (forget_stale): its code or its database is gone.
+STALE_AFTER = timedelta(days=7)
 
 
 @dataclass(frozen=True)
@@ -247,10 +252,35 @@ def _kept_path(resolved: ResolvedFile, build: str) -> Path | None:
     registry (its tag holds the data token) and stays in the shared cache only."""
     if not resolved.token.startswith(FROZEN):
         return None
+    return _own_folder(build) / f"{resolved.tag}.{resolved.file.fmt}"
+
+
+def _own_folder(build: str) -> Path:
+    """This deployment's folder of kept files: by its code and its database."""
     database = settings.DATABASES["default"]
     where = f"{build}|{database['ENGINE']}|{database.get('HOST', '')}|{database['NAME']}"
-    folder = hashlib.sha1(where.encode()).hexdigest()[:16]
-    return kept_root() / folder / f"{resolved.tag}.{resolved.file.fmt}"
+    return kept_root() / hashlib.sha1(where.encode()).hexdigest()[:16]
+
+
+def forget_stale(build: str) -> list[Path]:
+    """Remove the folders of kept files, other than this deployment's, that no file was
+    written to for ``STALE_AFTER``: each deployment keeps its files apart (``_kept_path``),
+    so every earlier deployment's stayed on disk for ever. The folders removed. A worker
+    of an old deployment still running finds its file gone and makes it again."""
+    root, own = kept_root(), _own_folder(build)
+    if not root.is_dir():
+        return []
+    cutoff = time.time() - STALE_AFTER.total_seconds()
+    gone = []
+    for folder in root.iterdir():
+        try:
+            stale = folder.is_dir() and folder != own and folder.stat().st_mtime < cutoff
+        except OSError:
+            continue  # removed meanwhile by another worker
+        if stale:
+            shutil.rmtree(folder, ignore_errors=True)
+            gone.append(folder)
+    return gone
 
 
 def kept_root() -> Path:

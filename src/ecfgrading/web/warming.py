@@ -22,7 +22,7 @@ import time
 from django.db import connections
 
 from ecfgrading.lookups.clubs import warm_clubs
-from ecfgrading.lookups.list_files import warm_files
+from ecfgrading.lookups.list_files import forget_stale, warm_files
 from ecfgrading.lookups.members import warm_members
 from ecfgrading.lookups.search import warm_lookups
 from ecfgrading.web.deployed import site_build
@@ -58,6 +58,7 @@ def warm_once(seen: str) -> str:
             warm_clubs()  # the club index and every county's team (issue 25)
             warm_members()  # who is graded now, for the member lists (issue 25)
             warm_files(site_build())  # the newest list's files, made once and kept
+            forget_stale(site_build())  # earlier deployments' kept files, long unused
         return token
     except Exception as error:  # a warming failure must never take a worker down
         _say_once(error)
