@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date
+from collections import Counter
+from datetime import date, timedelta
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from ecfgrading.engine import Rate
 from ecfgrading.registry.models import (
     Game,
     GradingList,
+    ListEntry,
     ListVersion,
     Player,
     StoredGamePoints,
@@ -119,3 +121,79 @@ def test_a_run_writes_its_points_in_the_order_of_their_unique_index() -> None:
     order = list(written.values_list("player_id", "game_id"))
     assert order == sorted(order)
     assert len(order) == 2 * Game.objects.count() == 8
+
+
+def test_more_rows_than_one_statement_binds_are_all_written_in_their_order() -> None:
+    # 2,501 rows of four bound values: SQLite's writer sends statements of 249 rows
+    # (999 values at most) and one of the rest; PostgreSQL one COPY. Every row must come
+    # back as given, in the order given (ids grow with the order of writing).
+    version = draft()
+    players = [Player.objects.create(code=200_000 + i, surname=f"P{i}") for i in range(3)]
+    count = 2_501
+    player_ids = np.array([p.pk for p in players])[np.arange(count) % 3]
+    game_ids = np.arange(1, count + 1) * 3
+    days = np.datetime64("2009-09-01") + np.arange(count) % 400
+    points = np.arange(count) / 8 - 100  # exact in binary: compared with ==
+
+    insert_columns(
+        StoredGamePoints,
+        {
+            "version_id": np.full(count, version.pk),
+            "game_id": game_ids,
+            "player_id": player_ids,
+            "period": np.zeros(count, np.int16),
+            "date": days,
+            "sequence": game_ids + 1,
+            "points": points,
+        },
+    )
+
+    written = StoredGamePoints.objects.filter(version=version).order_by("id")
+    rows = list(written.values_list("game_id", "player_id", "period", "date", "sequence"))
+    assert rows == [
+        (3 * (i + 1), players[i % 3].pk, 0, date(2009, 9, 1) + timedelta(days=i % 400), 3 * i + 4)
+        for i in range(count)
+    ]
+    assert list(written.values_list("points", flat=True)) == [i / 8 - 100 for i in range(count)]
+
+
+def test_a_row_whose_every_value_is_one_whole_number_is_written() -> None:
+    # Every column of one value: nothing would be left to bind for a row.
+    version = draft()
+    ames, _bell = two_players()
+
+    insert_columns(
+        StoredPeriodTotal,
+        {
+            "version_id": np.array([version.pk]),
+            "player_id": np.array([ames.pk]),
+            "n": np.array([12]),
+            "total": np.array([1800]),
+        },
+    )
+
+    totals = StoredPeriodTotal.objects.filter(version=version)
+    assert list(totals.values_list("player_id", "n", "total")) == [(ames.pk, 12, 1800.0)]
+
+
+def test_a_run_counts_its_players_categories_and_starting_grades_as_it_stored_them() -> None:
+    # The report's counts (and their order: the players' order, first appearance first)
+    # are those of the entries the run stored, counted here one by one.
+    fed = Federation()
+    ames, bell, cole, dunn = (fed.player(name) for name in ("Ames", "Bell", "Cole", "Dunn"))
+    for each in (ames, bell):
+        assign_starting_grade(each.ref, Rate.STANDARD, valid_from="2009-07", grade=150)
+    day = date(2009, 10, 3)
+    games = [(ames, "10", bell, day), (cole, "55", ames, day), (dunn, "01", bell, day)]
+    assert all(outcome.accepted for outcome in import_files([fed.event(games)]))
+
+    run = compute_version("2010-07", Rate.STANDARD)
+
+    entries = ListEntry.objects.filter(version_id=run.version_id).order_by("player_id")
+    categories = Counter(
+        category or "none" for category in entries.values_list("category", flat=True)
+    )
+    sources = Counter(entries.values_list("start_source", flat=True))
+    assert run.categories == dict(categories) and list(run.categories) == list(categories)
+    assert run.sources == dict(sources) and list(run.sources) == list(sources)
+    assert sources == {"assigned": 2, "estimated": 2}

@@ -32,10 +32,16 @@ class Survivors:
         return np.where(self._merged[at] == ids, self._ends[at], ids)
 
     def pick(self, values: dict[int, Any]) -> dict[int, Any]:
-        """One value per survivor: his own record's first, else an absorbed record's."""
-        chosen: dict[int, Any] = {}
-        for pid in sorted(values, key=lambda p: (p in self.final, p)):
-            chosen.setdefault(self.final.get(pid, pid), values[pid])
+        """One value per survivor: his own record's first, else an absorbed record's.
+
+        Own records (nearly all of a national list's 40,000) are taken in one sort of
+        plain ids, the few merged ones after them: a sort keyed by a Python function per
+        id took 30 ms a call, four calls a grading run.
+        """
+        own = sorted(pid for pid in values if pid not in self.final)
+        chosen = {pid: values[pid] for pid in own}
+        for pid in sorted(pid for pid in values if pid in self.final):
+            chosen.setdefault(self.final[pid], values[pid])
         return chosen
 
     def survivor(self, player_id: int) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -295,8 +294,8 @@ def _summary(outcome: ListOutcome, loaded: Loaded, target: ListVersion) -> Gradi
         rule_set=outcome.rules.name,
         players=int(active.sum()),
         published=int(outcome.published.sum()),
-        categories=_counted(CATEGORY_CODES[c].value or "none" for c in cols.category[active]),
-        sources=_counted(SOURCE_CODES[s].value for s in cols.source[active]),
+        categories=_counted(_CATEGORY_NAMES, cols.category[active]),
+        sources=_counted(_SOURCE_TEXTS, cols.source[active]),
         unanchored=int(cols.unanchored.sum()),
         games=int(outcome.graded.sum()),
         waiting=loaded.waiting,
@@ -304,8 +303,20 @@ def _summary(outcome: ListOutcome, loaded: Loaded, target: ListVersion) -> Gradi
     )
 
 
-def _counted(values: Any) -> dict[str, int]:
-    return dict(Counter(values))
+def _counted(texts: np.ndarray, codes: np.ndarray) -> dict[str, int]:  # type: ignore[type-arg]
+    """How many players have each code, by its text, in the order the codes first appear
+    (as counting the texts one by one would give: the report keeps that order)."""
+    found, first, counts = np.unique(codes, return_index=True, return_counts=True)
+    order = np.argsort(first)
+    return dict(zip(texts[found[order]].tolist(), counts[order].tolist(), strict=True))
+
+
+# The texts of the engine's category and source codes, indexed by code as its tuples are
+# (a code of -1 reads the last): a national list's 40,000 players are looked up at once,
+# not one enum at a time.
+_CATEGORY_TEXTS = np.array([category.value for category in CATEGORY_CODES], dtype=object)
+_CATEGORY_NAMES = np.array([text or "none" for text in _CATEGORY_TEXTS], dtype=object)
+_SOURCE_TEXTS = np.array([source.value for source in SOURCE_CODES], dtype=object)
 
 
 # --- storing (bulk) -----------------------------------------------------------------
@@ -382,7 +393,7 @@ def _entry_rows(
     index = np.flatnonzero(cols.active)
     ids = outcome.inputs.players.ids[index].tolist()
     ages = np.where(cols.junior, cols.age, -1)[index].tolist()
-    categories = [CATEGORY_CODES[c].value for c in cols.category[index]]
+    categories = _CATEGORY_TEXTS[cols.category[index]].tolist()
     return _rows(
         _EntryRow,
         version_id=[version.id] * index.size,
@@ -399,7 +410,7 @@ def _entry_rows(
         junior_age=[age if age >= 0 else None for age in ages],
         bonus=cols.bonus[index].tolist(),
         start_grade=cols.start[index].tolist(),
-        start_source=[SOURCE_CODES[c].value for c in cols.source[index]],
+        start_source=_SOURCE_TEXTS[cols.source[index]].tolist(),
         flags=["unanchored" if flag else "" for flag in cols.unanchored[index].tolist()],
         published=[category != "" for category in categories],
     )
