@@ -10,7 +10,7 @@ from django.db import DataError, ProgrammingError, connection
 from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.registry import bulk
-from ecfgrading.registry.models import ListEntry, ListVersion, Player
+from ecfgrading.registry.models import IdentityChange, ListEntry, ListVersion, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +156,21 @@ def test_a_row_of_the_wrong_length_is_refused_as_a_database_error(
 
     with pytest.raises(ProgrammingError):
         bulk.update_rows(Player, ("surname", "sex"), [("Adams", one.pk)])  # no sex
+
+
+# insert_rows -----------------------------------------------------------------------------
+
+
+def test_inserted_rows_beyond_one_statement_keep_their_values_and_order() -> None:
+    """One column binds 999 rows a statement on SQLite: 2,500 rows are two full
+    statements and one of 502."""
+    rows = [(7_000 + (n * 37) % 2_500,) for n in range(2_500)]  # not in id order
+    bulk.insert_rows(IdentityChange, ("player_id",), iter(rows))
+    stored = list(IdentityChange.objects.order_by("id").values_list("player_id"))
+    assert stored == rows  # ids follow the rows' order
+
+
+def test_a_row_of_another_width_is_refused_not_shifted_into_the_next() -> None:
+    rows = [(1,), (2, 3), (4,)]
+    with pytest.raises((ValueError, DataError, ProgrammingError)):
+        bulk.insert_rows(IdentityChange, ("player_id",), rows)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from decimal import Decimal
+from itertools import chain
 from typing import Any
 
 from django.db import connection, models
@@ -22,17 +23,43 @@ _ARRAY_TYPES = frozenset({int, float, Decimal, str, bool, date, datetime})
 def insert_rows(
     model: type[models.Model], columns: tuple[str, ...], rows: Iterable[tuple[Any, ...]]
 ) -> None:
-    """INSERT ``rows`` (tuples in ``columns`` order, database column names) in batches.
+    """INSERT ``rows`` (tuples in ``columns`` order, database column names) in batches,
+    in their order.
 
-    On PostgreSQL the rows are streamed with COPY, many times faster than INSERTs.
+    On PostgreSQL the rows are streamed with COPY, many times faster than INSERTs. On
+    SQLite each statement holds as many rows as it may bind values: SQLite works an
+    AUTOINCREMENT table's counter (a look-up among ``sqlite_sequence``'s row for each of
+    the registry's tables, and its update) once a statement, which cost more than the
+    row itself when each row was a statement of its own (issue 25).
     """
     quoted = ", ".join(connection.ops.quote_name(column) for column in columns)
     table = connection.ops.quote_name(model._meta.db_table)
     if connection.vendor == "postgresql":
         _copy(f"COPY {table} ({quoted}) FROM STDIN", rows)
         return
-    placeholders = ", ".join(["%s"] * len(columns))
-    _run_batches(f"INSERT INTO {table} ({quoted}) VALUES ({placeholders})", rows)
+    _insert_many(f"INSERT INTO {table} ({quoted}) VALUES ", len(columns), rows)
+
+
+def _insert_many(head: str, width: int, rows: Iterable[tuple[Any, ...]]) -> None:
+    """``head`` followed by rows of ``width`` values, as many a statement as may be
+    bound (the last statement takes what is left)."""
+    one = "(" + ", ".join(["%s"] * width) + ")"
+    per = max(1, connection.features.max_query_params // width)
+    full = head + ", ".join([one] * per)
+    with connection.cursor() as cursor:
+        for chunk in _chunks(rows, per * 400):
+            if any(len(row) != width for row in chunk):  # flattened, it would shift
+                raise ValueError(f"expected rows of {width} values, got {_widths(chunk)}")
+            whole = len(chunk) - len(chunk) % per
+            if whole:
+                flat = [
+                    list(chain.from_iterable(chunk[start : start + per]))
+                    for start in range(0, whole, per)
+                ]
+                cursor.executemany(full, flat)
+            if whole < len(chunk):
+                rest = chunk[whole:]
+                cursor.execute(head + ", ".join([one] * len(rest)), list(chain.from_iterable(rest)))
 
 
 def _copy(sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
@@ -117,6 +144,10 @@ def _one_type(values: list[Any]) -> bool:
     types = set(map(type, values))
     types.discard(type(None))
     return len(types) <= 1 and types <= _ARRAY_TYPES
+
+
+def _widths(rows: list[tuple[Any, ...]]) -> str:
+    return ", ".join(str(width) for width in sorted({len(row) for row in rows}))
 
 
 def _chunks(rows: Iterable[tuple[Any, ...]], size: int) -> Iterator[list[tuple[Any, ...]]]:
