@@ -65,7 +65,7 @@ def build_demo(
         federation = replace(federation, events=())
     folder = home / "demo"
     with watch.step("save files"):
-        federation.write(folder)
+        federation = federation.saved(folder)
     history = _History(federation, stats, progress)
     with watch.step(f"load list {LIST_ID}"):
         history.load_list()
@@ -174,7 +174,9 @@ class _History:
 
     def decide_pending(self) -> None:
         """Link each queued player to the player he is, or put him on record as new."""
-        cases = list(open_cases())
+        # What deciding reads of a case: not its file's bytes and report, which
+        # ``select_related`` would copy into every case (hundreds of MB at national size).
+        cases = list(open_cases().select_related(None).only(*_CASE_FIELDS))
         with deciding("identifying the demo's queued players", actor=ACTOR) as session:
             session.load_open()  # the whole queue is decided: loaded in one go
             for done, case in enumerate(cases):
@@ -260,6 +262,7 @@ class _History:
             lists=tuple(self.lists),
             timings=tuple(watch.laps),
             peaks=tuple(watch.peaks),
+            cpu=tuple(watch.cpu),
             rejected_files=tuple(self.rejected),
         )
 
@@ -267,6 +270,8 @@ class _History:
         if self.progress is not None:
             self.progress(done, total, stage)
 
+
+_CASE_FIELDS = ("id", "submission_id", "pin", "candidates")
 
 TWICE_WHY = "the same player was put on record a second time, as new, from a results file"
 

@@ -11,7 +11,7 @@ from datetime import date
 import numpy as np
 from numpy.typing import NDArray
 
-from ecfgrading.demo.events import CLUB_CONTROLS, EventKind, Played, PlayedEvent, PlayedPart, World
+from ecfgrading.demo.events import CLUB_CONTROLS, EventKind, Games, PlayedEvent, PlayedPart, World
 from ecfgrading.demo.pairing import round_robin
 from ecfgrading.demo.play import STANDARD, play
 from ecfgrading.demo.seasons import season_label, spread, weeknight
@@ -70,11 +70,10 @@ def _championship(world: World, season: int, club: int, members: IntArray) -> Pl
     entrants = entrants[np.argsort(-people.seen[entrants, season], kind="stable")]
     rounds = round_robin(count)
     nights = spread(date(2009 + season - 1, 9, 14), date(2009 + season, 4, 26), len(rounds))
-    games = [
-        game
+    games = Games.join(
+        _round(world, season, entrants, pairs, weeknight(rng, night), number + 1)
         for number, (pairs, night) in enumerate(zip(rounds, nights, strict=True))
-        for game in _round(world, season, entrants, pairs, weeknight(rng, night), number + 1)
-    ]
+    )
     name = world.clubs[club].name
     return PlayedEvent(
         code=world.codes.issue(EventKind.CLUB, season),
@@ -82,7 +81,7 @@ def _championship(world: World, season: int, club: int, members: IntArray) -> Pl
         kind=EventKind.CLUB,
         season=season,
         control=world.pick(CLUB_CONTROLS, (3.0, 1.0)),
-        parts=(PlayedPart(PartKind.SECTION, "Championship", tuple(games)),),
+        parts=(PlayedPart(PartKind.SECTION, "Championship", games),),
         county=world.clubs[club].county,
         order=tuple(int(player) for player in entrants),
     )
@@ -95,7 +94,7 @@ def _round(
     pairs: list[tuple[int, int]],
     day: date,
     number: int,
-) -> list[Played]:
+) -> Games:
     people = world.people
     white = entrants[[one for one, _ in pairs]]
     black = entrants[[two for _, two in pairs]]
@@ -105,7 +104,4 @@ def _round(
         people.strength_on(black, season, day),
         STANDARD,
     )
-    return [
-        Played(int(one), int(two), int(code), day, Colour.WHITE, round=number)
-        for one, two, code in zip(white, black, codes.tolist(), strict=True)
-    ]
+    return Games.of(white, black, codes, day, colour=Colour.WHITE, round=number)

@@ -30,6 +30,7 @@ from ecfgrading.formats.results_model import (
     PlayerEntry,
     ResultsFile,
     ResultsPart,
+    game_at_once,
 )
 from ecfgrading.formats.results_writer import write_results
 
@@ -267,7 +268,8 @@ def _part(part: PlayedPart, pins: dict[int, int], habits: WriterHabits) -> Resul
 
 
 def _game(game: Played, pins: dict[int, int], habits: WriterHabits) -> GameResult:
-    return GameResult(
+    # Without the frozen __init__: a national demo writes 1.2 million games.
+    return game_at_once(
         pin1=pins[game.first],
         score=_RESULT_CODES[game.code],
         pin2=pins[game.second],
@@ -275,4 +277,5 @@ def _game(game: Played, pins: dict[int, int], habits: WriterHabits) -> GameResul
         game_date=game.day,
         board=game.board,
         round=game.round,
+        line=0,
     )

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import time
 import zlib
+from array import array
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -23,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ecfgrading.demo.championships import club_championships
-from ecfgrading.demo.events import EventKind, PlayedEvent, World
+from ecfgrading.demo.events import CODE, FIRST, SECOND, EventKind, PlayedEvent, World
 from ecfgrading.demo.files import write_event
 from ecfgrading.demo.nextseason import next_season_events
 from ecfgrading.demo.people import People, make_people
@@ -45,7 +46,7 @@ from ecfgrading.demo.tournaments import (
     tournaments,
 )
 from ecfgrading.engine.rateplay import rate_of_play
-from ecfgrading.engine.types import Rate
+from ecfgrading.engine.types import Rate, ResultCode
 from ecfgrading.progress import Progress
 
 FloatArray = NDArray[np.float64]
@@ -80,21 +81,49 @@ class DemoFile:
     last_day: date  # its FINAL RESULT DATE
     games: int
     uncoded: int  # players given without a grading code
-    # The file's bytes, deflated: a national demo's files are 140 MB as text, held from
-    # generation to import (``data`` gives them back).
+    # The file's bytes, deflated: a national demo's files are 140 MB as text (``data``
+    # gives them back); empty once saved (``saved_at``).
     packed: bytes = field(repr=False)
     # PIN -> player: who each PIN really is. Not in the file; the demo's grading team
     # uses it to decide the identifications the import queues.
     pins: Mapping[int, int] = field(repr=False)
+    # Where the file was saved (``Federation.saved``): its bytes are read from there,
+    # no longer held.
+    saved_at: Path | None = None
 
     @property
     def data(self) -> bytes:
         """The file as its organiser sent it."""
+        if self.saved_at is not None:
+            return self.saved_at.read_bytes()
         return zlib.decompress(self.packed)
 
     @property
     def folder(self) -> str:
         return season_label(self.season)
+
+
+class Pins(Mapping[int, int]):
+    """PIN -> player of a file whose PINs run 1, 2, 3...: the players in PIN order, as
+    machine integers (a national demo's files hold half a million PINs)."""
+
+    __slots__ = ("_players",)
+
+    def __init__(self, pins: Mapping[int, int]) -> None:
+        if sorted(pins) != list(range(1, len(pins) + 1)):
+            raise ValueError(f"expected PINs 1 to {len(pins)}, got {sorted(pins)[:5]}...")
+        self._players = array("i", (pins[pin] for pin in range(1, len(pins) + 1)))
+
+    def __getitem__(self, pin: int) -> int:
+        if not isinstance(pin, int) or not 1 <= pin <= len(self._players):
+            raise KeyError(pin)
+        return self._players[pin - 1]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(1, len(self._players) + 1))
+
+    def __len__(self) -> int:
+        return len(self._players)
 
 
 @dataclass(frozen=True)
@@ -121,6 +150,16 @@ class Federation:
             path.write_bytes(demo_file.data)
             written.append(path)
         return written
+
+    def saved(self, folder: Path) -> Federation:
+        """``write`` the files under ``folder``; the same federation, its files read from
+        there: a national demo's files are 30 MB even deflated, held for minutes."""
+        paths = self.write(folder)[1:]
+        files = (
+            replace(demo_file, packed=b"", saved_at=path)
+            for demo_file, path in zip(self.files, paths, strict=True)
+        )
+        return replace(self, files=tuple(files))
 
     def stats(self) -> FederationStats:
         return FederationStats.of(self)
@@ -204,9 +243,9 @@ def _games_a_season(people: People, events: list[PlayedEvent]) -> tuple[FloatArr
         if event.season != DEMO_SEASONS[0] or not isinstance(rate, Rate):
             continue
         for part in event.parts:
-            for game in part.games:
-                if game.code <= 2:  # win, loss or draw: graded (G1)
-                    counts[rate][[game.first, game.second]] += 1
+            rows = part.games.rows
+            graded = rows[rows[:, CODE] <= 2]  # win, loss or draw: graded (G1)
+            np.add.at(counts[rate], graded[:, [FIRST, SECOND]].ravel(), 1)
     absent = (counts[Rate.STANDARD] + counts[Rate.RAPID]) == 0
     standard_taste = people.league | (people.congress > 0)
     return (
@@ -266,7 +305,7 @@ def _demo_file(world: World, event: PlayedEvent, index: int) -> DemoFile:
         games=event.games,
         uncoded=sum(1 for entry in written.results.players if not entry.code_text),
         packed=zlib.compress(written.data, 1),
-        pins=written.pins,
+        pins=Pins(written.pins),
     )
 
 
@@ -297,20 +336,23 @@ class FederationStats:
     def of(cls, federation: Federation) -> FederationStats:
         people = federation.people
         games = Counter[str]()
-        graded, not_graded, results = Counter[str](), Counter[str](), Counter[int]()
+        graded, not_graded = Counter[str](), Counter[str]()
+        results = np.zeros(len(ResultCode), dtype=np.int64)  # games by result code
         for event in federation.events:
             games[season_label(event.season)] += event.games
             rate = rate_of_play(event.control)
-            for part in event.parts:
-                for game in part.games:
-                    results[game.code] += 1
-                    if not isinstance(rate, Rate):
-                        not_graded[rate.value] += 1
-                    elif game.code > 2:
-                        not_graded["default"] += 1
-                    else:
-                        graded[rate.value] += 1
-        played = results[0] + results[1] + results[2]
+            codes = np.bincount(
+                np.concatenate([part.games.codes for part in event.parts]),
+                minlength=len(results),
+            )
+            results += codes
+            decided = int(codes[:3].sum())  # win, loss or draw; the rest are defaults
+            if not isinstance(rate, Rate):
+                _add(not_graded, rate.value, event.games)
+            else:
+                _add(not_graded, "default", event.games - decided)
+                _add(graded, rate.value, decided)
+        played = int(results[:3].sum())
         first_files = [f for f in federation.files if f.submission_index == 1]
         return cls(
             players=len(people),
@@ -328,7 +370,7 @@ class FederationStats:
             games=dict(games),
             graded=dict(graded),
             not_graded=dict(not_graded),
-            draws=results[2] / played if played else 0.0,
+            draws=int(results[2]) / played if played else 0.0,
             uncoded_entries=sum(f.uncoded for f in first_files),
             entries=sum(len(f.pins) for f in first_files),
         )
@@ -351,3 +393,9 @@ class FederationStats:
                 f"players given without a code: {self.uncoded_entries:,} of {self.entries:,}",
             ]
         )
+
+
+def _add(counts: Counter[str], key: str, count: int) -> None:
+    """``count`` more of ``key``; none leaves ``key`` out, as counting one by one would."""
+    if count:
+        counts[key] += count

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 
 import numpy as np
 
-from ecfgrading.demo.events import EventKind, Played, PlayedEvent, PlayedPart
+from ecfgrading.demo.events import EventKind, Games, Played, PlayedEvent, PlayedPart
 from ecfgrading.demo.play import LOSS, WIN
 from ecfgrading.demo.seasons import (
     DEMO_SEASONS,
@@ -168,7 +168,8 @@ def _put_right(rng: Rng, parts: tuple[PlayedPart, ...]) -> tuple[PlayedPart, ...
         p, g = places[index]
         games[p][g] = _reversed(games[p][g])
     return tuple(
-        replace(part, games=tuple(fixed)) for part, fixed in zip(parts, games, strict=True)
+        replace(part, games=Games.from_played(fixed))
+        for part, fixed in zip(parts, games, strict=True)
     )
 
 

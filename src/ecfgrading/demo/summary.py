@@ -79,6 +79,9 @@ class DemoSummary:
     # The process's peak memory (resident, bytes) when each step ended, beside
     # ``timings``; empty where the system does not tell it.
     peaks: tuple[int, ...] = ()
+    # The process's CPU seconds in each step, beside ``timings``: on a shared machine the
+    # wall clock says how busy the others were, the CPU what the demo itself took.
+    cpu: tuple[float, ...] = ()
 
     @property
     def seconds(self) -> float:
@@ -108,6 +111,7 @@ class DemoSummary:
                 )
             ),
             f"  {'total':32} {self.seconds:8.2f} s{_megabytes(max(self.peaks, default=None))}",
+            *self._phases(),
         ]
         if self.logins:
             lines += [
@@ -116,6 +120,42 @@ class DemoSummary:
             ]
         return "\n".join(lines)
 
+    def _phases(self) -> list[str]:
+        """The steps summed by kind (issue 25's figures): seconds, CPU seconds, and the
+        whole build's against the target of a national demo."""
+        if len(self.cpu) != len(self.timings):
+            return []
+        wall: dict[str, float] = {}
+        cpu: dict[str, float] = {}
+        for (name, seconds), used in zip(self.timings, self.cpu, strict=True):
+            phase = phase_of(name)
+            wall[phase] = wall.get(phase, 0.0) + seconds
+            cpu[phase] = cpu.get(phase, 0.0) + used
+        peak = max(self.peaks, default=0)
+        return [
+            "By phase (wall and CPU seconds):",
+            *(f"  {phase:32} {wall[phase]:8.2f} s {cpu[phase]:8.2f} s CPU" for phase in wall),
+            f"  {'total':32} {self.seconds:8.2f} s {sum(self.cpu):8.2f} s CPU"
+            + (f", peak {peak / 2**20:,.0f} MB" if peak else ""),
+        ]
+
+
+# Step names (build.py) by the phase they belong to, by their first words.
+PHASES = (
+    ("generate", "generate"),
+    ("save files", "generate"),
+    ("load list", "load the starting list"),
+    ("register events", "register events"),
+    ("import for", "import results"),
+    ("identify for", "identify queued players"),
+    ("grade ", "grade and publish"),
+)
+
+
+def phase_of(step: str) -> str:
+    """The phase a step of the build belongs to; other steps are their own phase."""
+    return next((phase for prefix, phase in PHASES if step.startswith(prefix)), step)
+
 
 def _megabytes(peak: int | None) -> str:
     return f" {peak / 2**20:8,.0f} MB" if peak else ""
@@ -123,19 +163,21 @@ def _megabytes(peak: int | None) -> str:
 
 @dataclass
 class Stopwatch:
-    """Seconds per named step, in the order the steps ran, and the process's peak
-    memory when each ended."""
+    """Seconds per named step (wall clock and CPU), in the order the steps ran, and the
+    process's peak memory when each ended."""
 
     laps: list[tuple[str, float]] = field(default_factory=list)
     peaks: list[int] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         try:
             yield
         finally:
             self.laps.append((name, time.perf_counter() - started))
+            self.cpu.append(time.process_time() - used)
             if (peak := peak_memory()) is not None:
                 self.peaks.append(peak)
 

@@ -17,7 +17,7 @@ from ecfgrading.demo.events import (
     COUNTY_CONTROLS,
     LEAGUE_CONTROLS,
     EventKind,
-    Played,
+    Games,
     PlayedEvent,
     PlayedPart,
     World,
@@ -153,7 +153,7 @@ def _match(
     ours, theirs = _line_up(world, season, home, boards), _line_up(world, season, away, boards)
     games = board_games(world, season, (ours, theirs), white_on, day, LEAGUE)
     name = f"{home.name} v {away.name}"
-    return PlayedPart(PartKind.MATCH, name, tuple(games), white_on, day)
+    return PlayedPart(PartKind.MATCH, name, games, white_on, day)
 
 
 def _line_up(world: World, season: int, team: Team, boards: int) -> IntArray:
@@ -174,7 +174,7 @@ def board_games(
     white_on: WhiteOn,
     day: date,
     style: PlayStyle,
-) -> list[Played]:
+) -> Games:
     """PIN1 is always the home player; his colour follows from ``white_on`` and the board."""
     home, away = sides
     home_white = (np.arange(len(home)) % 2 == 0) == (white_on is WhiteOn.ODD)
@@ -182,10 +182,7 @@ def board_games(
     black = world.people.strength_on(np.where(home_white, away, home), season, day)
     codes = play(world.rng, white, black, style)
     codes = np.where(home_white, codes, reversed_codes(codes))
-    return [
-        Played(int(one), int(two), int(code), day, board=board + 1)
-        for board, (one, two, code) in enumerate(zip(home, away, codes, strict=True))
-    ]
+    return Games.of(home, away, codes, day, board=np.arange(1, len(home) + 1))
 
 
 # -- county matches ---------------------------------------------------------------------
@@ -238,7 +235,7 @@ def _county_match(
     day = days[int(rng.integers(len(days)))]
     games = board_games(world, season, (home, away), WhiteOn.ODD, day, STANDARD)
     title = f"{world.counties[sides[0]]} v {world.counties[sides[1]]} ({name})"
-    return PlayedPart(PartKind.MATCH, title, tuple(games), WhiteOn.ODD, day)
+    return PlayedPart(PartKind.MATCH, title, games, WhiteOn.ODD, day)
 
 
 def _county_team(world: World, season: int, pool: IntArray, boards: int) -> IntArray | None:

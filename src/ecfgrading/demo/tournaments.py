@@ -22,7 +22,7 @@ from ecfgrading.demo.events import (
     ONLINE_CONTROLS,
     RAPID_CONTROLS,
     EventKind,
-    Played,
+    Games,
     PlayedEvent,
     PlayedPart,
     World,
@@ -315,7 +315,7 @@ def _sections(
         if len(members) >= 2:
             order = members[np.argsort(-world.people.seen[members, season], kind="stable")]
             games = section_games(world, season, order, rounds, days, fmt.style)
-            parts.append(PlayedPart(PartKind.SECTION, name, tuple(games)))
+            parts.append(PlayedPart(PartKind.SECTION, name, games))
     return parts
 
 
@@ -341,7 +341,7 @@ def _placing(
 
 
 def _section_players(part: PlayedPart) -> list[int]:
-    return list(dict.fromkeys(p for game in part.games for p in (game.first, game.second)))
+    return list(dict.fromkeys(part.games.players()))
 
 
 def section_games(
@@ -351,29 +351,29 @@ def section_games(
     rounds: int,
     days: list[date],
     style: PlayStyle,
-) -> list[Played]:
+) -> Games:
     """A Swiss (or, for a handful of players, an all-play-all) in rating order."""
     strength = world.people.strength_on(players, season, days[0])
     if len(players) <= rounds + 1:
         return _all_play_all(world, players, strength, days, style)
     swiss = Swiss(len(players))
-    games: list[Played] = []
+    games: list[Games] = []
     for number in range(rounds):
         pairs = swiss.pairings()
         codes = _results(world, strength, pairs, style)
         swiss.record(pairs, *(side.tolist() for side in points(codes)))
-        games += _played(players, pairs, codes, days[number], number + 1)
-    return games
+        games.append(_played(players, pairs, codes, days[number], number + 1))
+    return Games.join(games)
 
 
 def _all_play_all(
     world: World, players: IntArray, strength: FloatArray, days: list[date], style: PlayStyle
-) -> list[Played]:
-    games: list[Played] = []
+) -> Games:
+    games: list[Games] = []
     for number, pairs in enumerate(round_robin(len(players))[: len(days)]):
         codes = _results(world, strength, pairs, style)
-        games += _played(players, pairs, codes, days[number], number + 1)
-    return games
+        games.append(_played(players, pairs, codes, days[number], number + 1))
+    return Games.join(games)
 
 
 def _results(
@@ -386,9 +386,7 @@ def _results(
 
 def _played(
     players: IntArray, pairs: list[tuple[int, int]], codes: IntArray, day: date, number: int
-) -> list[Played]:
+) -> Games:
     """PIN1 is white, as most tournament programs write it."""
-    return [
-        Played(int(players[white]), int(players[black]), code, day, Colour.WHITE, round=number)
-        for (white, black), code in zip(pairs, codes.tolist(), strict=True)
-    ]
+    white, black = (players[[pair[side] for pair in pairs]] for side in (0, 1))
+    return Games.of(white, black, codes, day, colour=Colour.WHITE, round=number)

@@ -89,6 +89,7 @@ def open_cases() -> QuerySet[PendingIdentification]:
     return (
         PendingIdentification.objects.filter(status=PendingIdentification.Status.OPEN)
         .select_related("submission")
+        .defer("submission__raw", "submission__report")  # a copy a case, else
         .annotate(
             games=Count("games_as_player1", distinct=True)
             + Count("games_as_player2", distinct=True)

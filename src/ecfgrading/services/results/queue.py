@@ -280,8 +280,12 @@ def _closing(case: PendingIdentification) -> tuple[Any, ...]:
 
 
 def _locked() -> QuerySet[PendingIdentification]:
-    return PendingIdentification.objects.select_for_update(of=("self",)).select_related(
-        "submission__event"
+    """The cases with their file's event, not the file's bytes and report: each case would
+    hold a copy of them (the national demo's whole queue, 250 MB)."""
+    return (
+        PendingIdentification.objects.select_for_update(of=("self",))
+        .select_related("submission__event")
+        .defer("submission__raw", "submission__report")
     )
 
 

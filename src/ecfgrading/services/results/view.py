@@ -96,7 +96,9 @@ class RegistryView:
             if known is not None:
                 records[player_id] = _joined(known, code, name)
         for player_id, record in records.items():
-            if record is not index.record(player_id):
+            # By value: the index holds its own copy of a record it was given (with its
+            # club sets shared, matching.identify), the same player as he stands.
+            if record != index.record(player_id):
                 index.replace(record)
 
     @property
