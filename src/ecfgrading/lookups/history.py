@@ -105,9 +105,9 @@ def entry_rows(records: Sequence[int], versions: Iterable[VersionInfo]) -> list[
     """The records' entries in published versions, a survivor's own before a merged
     record's (``Survivors.pick``'s order): one query."""
     ids = [v.id for v in versions]
-    rows = ListEntry.objects.filter(player_id__in=records, version_id__in=ids).values_list(
-        *ENTRY_FIELDS
-    )
+    # Sorted here, so unordered there: the model's order joins players to sort by name.
+    query = ListEntry.objects.filter(player_id__in=records, version_id__in=ids).order_by()
+    rows = query.values_list(*ENTRY_FIELDS)
     found = [EntryRow(*row) for row in rows]
     rank = {pid: k for k, pid in enumerate(records)}
     return sorted(found, key=lambda row: (row.version_id, rank[row.player_id]))

@@ -51,6 +51,7 @@ from ecfgrading.lookups.breakdown import (
     Context,
     context_for,
     explained,
+    explained_together,
     short_words,
     stored_breakdown,
 )
@@ -393,7 +394,7 @@ def player_page(
     chosen = grades.current if list_id is None else _chosen(record, grades, list_id, version)
     shown = history if list_id is None else tuple(r for r in history if r.list_id <= list_id)
     now = {rate: _rate_now(rate, chosen, grades, shown) for rate in RATES}
-    how = {rate: explained(entry) for rate, entry in _entries_in(chosen, grades).items()}
+    how = explained_together(_entries_in(chosen, grades), record.survivors)
     runs = next_runs(grades.current, data_token())
     ahead = {rate: run.explanation(record.id) for rate, run in runs.items()}
     final = record.survivors.final
@@ -498,7 +499,7 @@ def _entries_in(chosen: Mapping[Rate, CurrentList], grades: _Grades) -> dict[Rat
     rows = [grades.entries.get(c.current.id) for c in chosen.values()]
     ids = [row.id for row in rows if row is not None]
     found = ListEntry.objects.filter(id__in=ids).select_related("version__grading_list")
-    return {Rate(e.version.grading_list.rate): e for e in found}
+    return {Rate(e.version.grading_list.rate): e for e in found.order_by()}
 
 
 def _card(
@@ -570,7 +571,7 @@ def player_games(located: Located, rate: Rate, list_id: str | None = None) -> Pl
     version = found.current
     entry = _entry(record, version)
     graded = entry.grade if entry.published else None
-    how = explained(entry)
+    how = explained(entry, record.survivors)
     return PlayerGames(
         code=record.code,
         name=record.name,
