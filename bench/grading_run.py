@@ -33,13 +33,15 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+import ingest  # bench/ingest.py: CPU seconds of the server's process
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTIVE = 20_000
@@ -357,7 +359,7 @@ def cpu_used() -> Iterator[list[float]]:
     from django.db import connection
 
     connection.ensure_connection()
-    backend = _backend_seconds(connection.connection.info.backend_pid if _is_pg() else None)
+    backend = ingest.process_seconds(connection.connection.info.backend_pid if _is_pg() else None)
     used = [0.0, 0.0]
     start, server = time.process_time(), backend()
     try:
@@ -370,22 +372,6 @@ def _is_pg() -> bool:
     from django.db import connection
 
     return connection.vendor == "postgresql"
-
-
-def _backend_seconds(pid: int | None) -> Callable[[], float]:
-    """CPU seconds of a PostgreSQL server process on this machine (0 without one)."""
-    if pid is None:
-        return lambda: 0.0
-    stat = Path(f"/proc/{pid}/stat")
-
-    def seconds() -> float:
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0  # a server elsewhere, or not ours to read
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-
-    return seconds
 
 
 # The floor of the write ------------------------------------------------------------------
@@ -474,7 +460,7 @@ class PostgresFloor(Floor):
                 conn.execute(sql)
         texts = [(name, columns, _copy_text(rows)) for name, columns, rows in tables]
         with psycopg.connect(self.url) as conn:
-            server = _backend_seconds(conn.info.backend_pid)
+            server = ingest.process_seconds(conn.info.backend_pid)
             started, cpu = time.perf_counter(), time.process_time() + server()
             with conn.cursor() as cursor:
                 for name, columns, text in texts:

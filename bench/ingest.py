@@ -534,6 +534,13 @@ def _backend_ticks() -> Callable[[], float]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         (pid,) = cursor.fetchone()
+    return process_seconds(pid)
+
+
+def process_seconds(pid: int | None) -> Callable[[], float]:
+    """CPU seconds of a process of this machine, a PostgreSQL server's (0 without one)."""
+    if pid is None:
+        return lambda: 0.0
     stat = Path(f"/proc/{pid}/stat")
 
     def seconds() -> float:
