@@ -231,3 +231,20 @@ def test_every_variable_the_settings_read_is_documented_in_deploy_md(monkeypatch
     documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", (ROOT / "docs" / "deploy.md").read_text()))
     assert {"DATABASE_URL", "ECFGRADING_HOME", "ECFGRADING_DEBUG"} <= environment.names
     assert environment.names - documented == set()
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db
+def test_a_postgresql_connection_is_told_its_lock_timeout_and_the_cost_of_pages() -> None:
+    """Every connection is told lock_timeout (issue 20) and the random page cost of data
+    in memory or on SSD (issue 25: 4, the server's default, hashed every player to join a
+    county match's games)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        (cost,) = cursor.fetchone()
+        cursor.execute("SHOW lock_timeout")
+        (timeout,) = cursor.fetchone()
+    assert float(cost) == 1.1
+    assert timeout == "5min"  # ECFGRADING_LOCK_TIMEOUT's default, 300 s
