@@ -1,14 +1,15 @@
 """Importing results files: keep the bytes, check, identify, then write all or nothing.
 
-Every file is stored first, in its own transaction. Reading and checking it needs no
-database; its players are identified on the view of the registry brought up to date
-(services.results.view), and written in one transaction holding the registry lock
-(services.locks), identified again there only if what was written meanwhile concerns
-them. Importers take turns of several files (importers_turn): in its turn one writes the
-files it prepared and stores the next, and prepares those while another writes. So two
-imports at once, or one batch cut in two, give the players one import of the same files
-in the same order would: they wait for each other, never fail for it, and never create
-one person twice (docs/imports.md).
+Every file is stored first, in a transaction of its own or of its turn's files. Reading
+and checking it needs no database; its players are identified on the view of the
+registry brought up to date (services.results.view), and written in a savepoint of its
+turn's transaction (an upload's own), which holds the registry lock (services.locks),
+identified again there only if what was written meanwhile concerns them. Importers take
+turns of several files (importers_turn): in its turn one writes the files it prepared
+and stores the next, and prepares those while another writes. So two imports at once, or
+one batch cut in two, give the players one import of the same files in the same order
+would: they wait for each other, never fail for it, and never create one person twice
+(docs/imports.md).
 """
 
 from __future__ import annotations
