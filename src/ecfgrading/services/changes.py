@@ -162,9 +162,9 @@ def _past(seen: Mark, now: Mark) -> list[tuple[Any, ...]]:
         return [(str(row[0]), int(row[1]), *row[2:]) for row in cursor.fetchall()]
 
 
-def note_changed(player_ids: Iterable[int]) -> int | None:
+def note_changed(player_ids: Iterable[int]) -> int:
     """Players whose name, birth date, clubs or survival changed in place; the highest id
-    of the rows noting them (0 for none, None if the database did not return the ids)."""
+    of the rows noting them (0 for none): both databases return the ids they give."""
     ids = sorted(set(player_ids))
     if not ids:
         return 0
