@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from ecfgrading.registry.bulk import IN_CHUNK
-from ecfgrading.registry.inserts import insert_instances
+from ecfgrading.registry.inserts import insert_instances, insert_returning
 from ecfgrading.registry.models import (
     AuditLog,
     IdentityChange,
@@ -68,3 +68,21 @@ def test_a_foreign_key_is_written_by_its_id_and_nothing_is_sent_for_no_rows() ->
     assert PendingIdentification.objects.get(pk=case.pk).submission_id == submission.pk
     assert insert_instances([IdentityChange(player_id=7)])[0].player_id == 7
     assert insert_instances([]) == []
+
+
+def test_rows_of_plain_values_get_their_ids_back_in_order() -> None:
+    """insert_returning: more rows than one statement takes (IN_CHUNK values, one column
+    a row here), each id the id of its own row."""
+    players = [Player.objects.create(code=400_000 + k, surname=f"P{k}") for k in range(3)]
+    wanted = [players[k % 3].pk for k in range(IN_CHUNK + 5)]
+    ids = insert_returning(IdentityChange, ("player_id",), [(pid,) for pid in wanted])
+    assert len(ids) == len(wanted) == len(set(ids))
+    stored = dict(IdentityChange.objects.values_list("id", "player_id"))
+    assert [stored[pk] for pk in ids] == wanted
+    assert insert_returning(IdentityChange, ("player_id",), []) == []
+
+
+def test_a_row_of_the_wrong_width_is_refused_before_anything_is_sent() -> None:
+    with pytest.raises(ValueError, match="expected rows of 1 values"):
+        insert_returning(IdentityChange, ("player_id",), [(1,), (1, 2)])
+    assert not IdentityChange.objects.exists()

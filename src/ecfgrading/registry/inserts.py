@@ -1,10 +1,11 @@
-"""Rows of model instances inserted by one plain statement, their ids read back.
+"""Rows inserted by one plain statement, their ids read back.
 
 An import writes a few rows of several tables for each of a season's 1,500 files. Django's
 ``create`` and ``bulk_create`` compile a statement each time, which costs more than the
-database takes to insert a handful of rows (issue 25). Here the instance's own fields
-prepare its values exactly as the ORM would (defaults, ``pre_save``, each field's
-``get_db_prep_save``: dates, JSON), and the statement is plain SQL.
+database takes to insert a handful of rows (issue 25). ``insert_instances`` lets the
+instance's own fields prepare its values exactly as the ORM would (defaults,
+``pre_save``, each field's ``get_db_prep_save``: dates, JSON); ``insert_returning`` takes
+values already as the columns store them (ids, numbers, text), with no instance at all.
 """
 
 from __future__ import annotations
@@ -27,21 +28,37 @@ def insert_instances(objs: Sequence[M]) -> Sequence[M]:
         return objs
     meta = type(objs[0])._meta
     fields = [field for field in meta.concrete_fields if not field.primary_key]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    head = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
-    tail = f" RETURNING {quote(meta.pk.column)}"
-    per = max(1, IN_CHUNK // len(fields))
-    with connection.cursor() as cursor:
-        for start in range(0, len(objs), per):
-            chunk = objs[start : start + per]
-            values = [_value(field, obj) for obj in chunk for field in fields]
-            cursor.execute(head + ", ".join([one] * len(chunk)) + tail, values)
-            for obj, (pk,) in zip(chunk, cursor.fetchall(), strict=True):
-                obj.pk = pk
-                obj._state.adding, obj._state.db = False, connection.alias
+    rows = [tuple(_value(field, obj) for field in fields) for obj in objs]
+    ids = insert_returning(type(objs[0]), tuple(field.column for field in fields), rows)
+    for obj, pk in zip(objs, ids, strict=True):
+        obj.pk = pk
+        obj._state.adding, obj._state.db = False, connection.alias
     return objs
+
+
+def insert_returning(
+    model: type[models.Model], columns: tuple[str, ...], rows: Sequence[tuple[Any, ...]]
+) -> list[int]:
+    """INSERT ``rows`` (tuples of database values in ``columns`` order) and return their
+    ids, in the order of the rows; one statement per ``IN_CHUNK`` values. For rows whose
+    values need no field to prepare them (a player's id, a season): a season's 30,000
+    noted players or new memberships are then no model instance each."""
+    if any(len(row) != len(columns) for row in rows):  # flattened, it would shift
+        raise ValueError(f"expected rows of {len(columns)} values, got {set(map(len, rows))}")
+    meta = model._meta
+    quote = connection.ops.quote_name
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(map(quote, columns))}) VALUES "
+    tail = f" RETURNING {quote(meta.pk.column)}"
+    per = max(1, IN_CHUNK // max(1, len(columns)))
+    ids: list[int] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), per):
+            chunk = rows[start : start + per]
+            values = [value for row in chunk for value in row]
+            cursor.execute(head + ", ".join([one] * len(chunk)) + tail, values)
+            ids += [pk for (pk,) in cursor.fetchall()]
+    return ids
 
 
 def _value(field: models.Field[Any, Any], obj: models.Model) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import connection
 
-from ecfgrading.registry.inserts import insert_instances
+from ecfgrading.registry.inserts import insert_returning
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -168,5 +168,5 @@ def note_changed(player_ids: Iterable[int]) -> int:
     ids = sorted(set(player_ids))
     if not ids:
         return 0
-    made = insert_instances([IdentityChange(player_id=pid) for pid in ids])
-    return max(row.id for row in made)
+    made = insert_returning(IdentityChange, ("player_id",), [(pid,) for pid in ids])
+    return max(made)  # a season's 30,000 notes: ids, not instances (issue 25)

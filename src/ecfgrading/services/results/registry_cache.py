@@ -13,6 +13,7 @@ from datetime import date
 from typing import NamedTuple, TypeVar
 
 from ecfgrading.registry.bulk import IN_CHUNK, update_rows
+from ecfgrading.registry.inserts import insert_returning
 from ecfgrading.registry.models import Club, ClubMembership, County, Player
 from ecfgrading.services.changes import Changes
 from ecfgrading.services.results.records import Reloaded
@@ -191,12 +192,11 @@ class RegistryCache:
                 changed.append(_SeasonsUpdate(seasons.first_season, seasons.last_season, known.id))
                 widened.append(pair[0])
         update_rows(ClubMembership, _SeasonsUpdate._fields[:-1], changed)
-        made = ClubMembership.objects.bulk_create(
-            ClubMembership(player_id=p, club_id=c, first_season=season, last_season=season)
-            for p, c in new
+        made = insert_returning(  # no instance each: a season makes 20,000 (issue 25)
+            ClubMembership,
+            ("player_id", "club_id", "first_season", "last_season", "ended_on"),
+            [(player, club, season, season, None) for player, club in new],
         )
-        for member in made:
-            self.memberships[(member.player_id, member.club_id)] = Seasons(
-                member.id, season, season
-            )
+        for pair, pk in zip(new, made, strict=True):
+            self.memberships[pair] = Seasons(pk, season, season)
         return widened
