@@ -174,3 +174,24 @@ def test_a_row_of_another_width_is_refused_not_shifted_into_the_next() -> None:
     rows = [(1,), (2, 3), (4,)]
     with pytest.raises((ValueError, DataError, ProgrammingError)):
         bulk.insert_rows(IdentityChange, ("player_id",), rows)
+
+
+def test_update_one_writes_only_a_row_that_still_holds_what_it_expects() -> None:
+    """update_one: the JSON, the enum and the foreign key's attname prepared as the ORM
+    prepares them; a row that no longer waits is left alone and counted 0."""
+    from ecfgrading.registry.bulk import update_one
+    from ecfgrading.registry.models import Event, Submission
+
+    event = Event.objects.create(
+        code="E1", name="E", start_date=date(2010, 1, 1), end_date=date(2010, 1, 1)
+    )
+    waiting = Submission.objects.create(raw=b"x", filename="a.txt", sha256="a")
+    received = {"status": Submission.Status.RECEIVED}
+    values = {"event_id": event.id, "status": Submission.Status.ACCEPTED, "report": {"ok": [1]}}
+    assert update_one(Submission, waiting.id, values, where=received) == 1
+    stored = Submission.objects.get(id=waiting.id)
+    assert (stored.event_id, stored.status, stored.report) == (event.id, "accepted", {"ok": [1]})
+    assert update_one(Submission, waiting.id, {"status": "rejected"}, where=received) == 0
+    assert Submission.objects.get(id=waiting.id).status == "accepted"
+    with pytest.raises(ValueError, match=r"expected a column of registry\.Submission"):
+        update_one(Submission, waiting.id, {"games": 1})

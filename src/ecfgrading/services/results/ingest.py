@@ -39,7 +39,7 @@ from ecfgrading.matching.identify import (
     identify,
 )
 from ecfgrading.progress import Progress
-from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.bulk import IN_CHUNK, update_one
 from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
@@ -736,8 +736,8 @@ def reject(submission: Submission, report: ImportReport) -> bool:
 def _settle(submission: Submission, **values: Any) -> bool:
     """One UPDATE of a file still ``received``: the check that no one else imported it
     and the outcome in one statement. The instance follows only when it was done."""
-    waiting = Submission.objects.filter(id=submission.id, status=Submission.Status.RECEIVED)
-    if not waiting.update(**values):
+    waiting = {"status": Submission.Status.RECEIVED}
+    if not update_one(Submission, submission.id, values, where=waiting):
         return False
     for name, value in values.items():
         setattr(submission, name, value)
