@@ -191,3 +191,34 @@ def test_a_batch_cut_short_leaves_no_watch_open_on_the_view_it_keeps(
     # first file's write too, and all four wait, stored, for a retry.
     assert not Player.objects.filter(surname="Newman").exists()
     assert Submission.objects.filter(status=Submission.Status.RECEIVED).count() == 4
+
+
+@pytest.mark.django_db
+def test_the_wal_is_checkpointed_once_every_few_turns_not_after_each() -> None:
+    """SQLite: a checkpoint writes every page the turns since changed (issue 25); after
+    CHECKPOINT_TURNS turns of a database, one, and the count starts again."""
+    from django.db import connection
+
+    from ecfgrading.services import locks
+
+    def checkpoints(turns: int, database: str) -> int:
+        sent: list[str] = []
+
+        def kept(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            if "wal_checkpoint" in sql:  # counted, not run: the test's own database is
+                sent.append(sql)  # in memory, in the test's transaction
+                return None
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(kept):
+            for _ in range(turns):
+                with locks._checkpointed_after(database):
+                    pass
+        return len(sent)
+
+    every = locks.CHECKPOINT_TURNS
+    assert every > 1
+    assert checkpoints(every - 1, "/a/db.sqlite3") == 0
+    assert checkpoints(1, "/b/db.sqlite3") == 0  # another database counts its own turns
+    assert checkpoints(1, "/a/db.sqlite3") == 1
+    assert checkpoints(2 * every, "/a/db.sqlite3") == 2

@@ -28,6 +28,7 @@ TURN_KEY = 0x45434654
 TURN_POLL = 0.0005  # seconds between two tries for the turn
 MEANWHILE_EVERY = 0.005  # seconds between two calls of a waiter's useful work
 SQLITE_AUTOCHECKPOINT = 1000  # pages: SQLite's default, restored after a turn
+CHECKPOINT_TURNS = 8  # an importer's turns between two checkpoints of the WAL (SQLite)
 _BUSY_SQLSTATES = {"55P03", "40P01"}  # lock_not_available, deadlock_detected
 
 
@@ -97,7 +98,7 @@ def importers_turn(what: str, meanwhile: Callable[[], None] | None = None) -> It
     if name == ":memory:" or "mode=memory" in name or connection.in_atomic_block:
         yield  # nobody else can write here, or the caller's transaction holds the lock
         return
-    with _checkpointed_after(), _file_turn(f"{name}-turn", what, meanwhile):
+    with _checkpointed_after(name), _file_turn(f"{name}-turn", what, meanwhile):
         yield
 
 
@@ -123,9 +124,12 @@ def _flocked(descriptor: int) -> bool:
 
 
 @contextmanager
-def _checkpointed_after() -> Iterator[None]:
-    """The turn's commits leave the WAL to be checkpointed once, after the turn (entered
-    before the turn is taken, so that it leaves after the turn is given back)."""
+def _checkpointed_after(database: str) -> Iterator[None]:
+    """The turn's commits leave the WAL to be checkpointed after the turn (entered before
+    the turn is taken, so that it leaves after the turn is given back), once every
+    CHECKPOINT_TURNS turns of this process: a checkpoint writes each page the turns
+    changed, and a season's turns change the same index pages again and again, so that
+    one checkpoint a turn wrote them 97 times, with a sync each (issue 25)."""
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA wal_autocheckpoint = 0")
     try:
@@ -133,8 +137,18 @@ def _checkpointed_after() -> Iterator[None]:
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA wal_autocheckpoint = {SQLITE_AUTOCHECKPOINT}")
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    turns = _TURNS_UNCHECKPOINTED.get(database, 0) + 1
+    if turns >= CHECKPOINT_TURNS:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        turns = 0
+    _TURNS_UNCHECKPOINTED[database] = turns
+
+
+# Turns since this process last checkpointed a database's WAL (by its file name). What
+# it leaves meanwhile is checkpointed by the next, or by SQLite when its last connection
+# closes; the WAL holds a few turns' pages, some megabytes.
+_TURNS_UNCHECKPOINTED: dict[str, int] = {}
 
 
 @contextmanager
