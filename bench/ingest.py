@@ -380,8 +380,10 @@ def worker(directory: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
         return rows
     names = [name for name, _ in files]
     paths = [directory / "results" / name for name in names]
-    rows += _results_import(paths[: args.max_files] if args.max_files else paths, args.profile)
-    return with_floor(rows, paths[: args.max_files] if args.max_files else paths)
+    chosen = paths[: args.max_files] if args.max_files else paths
+    marks = _highest_ids()  # the rows the batch adds are those above
+    batch, own = _results_import(chosen, args.profile, marks)
+    return with_floor(rows + batch, chosen, own)
 
 
 def _timed(step: str, run: Any, amount: str) -> dict[str, Any]:
@@ -428,7 +430,11 @@ def _share(directory: Path, names: list[str], share: str) -> dict[str, Any]:
     }
 
 
-def _results_import(paths: list[Path], profile: str | None = None) -> list[dict[str, Any]]:
+def _results_import(
+    paths: list[Path], profile: str | None = None, marks: dict[str, int] | None = None
+) -> tuple[list[dict[str, Any]], dict[str, list[tuple[Any, ...]]] | None]:
+    """The batch's figures; with ``marks``, the rows it wrote (``own_rows``), read back
+    before the single files after it add theirs."""
     from ecfgrading.services.results import import_files
 
     files = [(path.name, path.read_bytes()) for path in paths]
@@ -446,6 +452,7 @@ def _results_import(paths: list[Path], profile: str | None = None) -> list[dict[
     seconds = time.perf_counter() - start
     accepted = sum(1 for result in results if result.accepted)
     ours, server = used
+    own = own_rows(marks) if marks is not None else None
     return [
         {
             "step": "results import",
@@ -465,7 +472,7 @@ def _results_import(paths: list[Path], profile: str | None = None) -> list[dict[
             "rate": _per(games, ours + server, "games"),
         },
         *_single_file(files),
-    ]
+    ], own
 
 
 @contextmanager
@@ -600,29 +607,58 @@ FLOOR_TABLES = {
 FLOOR_PAGE_CACHE_KIB = 256 * 1024
 
 
-def with_floor(rows: list[dict[str, Any]], paths: list[Path]) -> list[dict[str, Any]]:
-    """The import's rows, then the floor of its write and the ratio, beside it."""
+def with_floor(
+    rows: list[dict[str, Any]],
+    paths: list[Path],
+    own: dict[str, list[tuple[Any, ...]]] | None = None,
+) -> list[dict[str, Any]]:
+    """The import's rows, then the floor of its write and the ratio, beside it; with
+    ``own``, the very rows the import wrote (``own_rows``), also their floor and the
+    ratio to that."""
     floor, floor_cpu = _floor(paths)
     imported = next((row for row in rows if row["step"] == "results import"), None)
     cpu = next((row for row in rows if row["step"].startswith("  CPU")), None)
     at = rows.index(imported) + 1 if imported else len(rows)
-    said = {"step": "  import / floor", "amount": "-"}
+    added = [floor, _ratio("  import / floor", imported, cpu, floor, floor_cpu)]
+    if own is not None:
+        again, again_cpu = _floor(paths, own, OWN_COLUMNS)
+        again["step"] = "  floor: the import's own rows, read back"
+        added += [
+            again,
+            _ratio("  import / floor of its own rows", imported, cpu, again, again_cpu),
+        ]
+    return [*rows[:at], *added, *rows[at:]]
+
+
+def _ratio(
+    step: str,
+    imported: dict[str, Any] | None,
+    cpu: dict[str, Any] | None,
+    floor: dict[str, Any],
+    floor_cpu: float,
+) -> dict[str, Any]:
+    said = {"step": step, "amount": "-"}
     if imported and cpu and floor["seconds"] and floor_cpu:
         wall, used = imported["seconds"] / floor["seconds"], cpu["seconds"] / floor_cpu
         said["amount"] = f"{wall:.1f}x wall clock, {used:.1f}x CPU"
-    return [*rows[:at], floor, said, *rows[at:]]
+    return said
 
 
-def _floor(paths: list[Path]) -> tuple[dict[str, Any], float]:
+def _floor(
+    paths: list[Path],
+    tables: dict[str, list[tuple[Any, ...]]] | None = None,
+    named: dict[str, tuple[str, ...]] = FLOOR_TABLES,
+) -> tuple[dict[str, Any], float]:
     """The floor's row of the table, and its CPU seconds (this process and, on
-    PostgreSQL, its server process), as the import's are counted."""
+    PostgreSQL, its server process), as the import's are counted; of ``tables`` in
+    ``named``'s columns (by default the rows ``floor_rows`` makes of the files)."""
     from django.db import connection
 
-    tables = floor_rows(paths)
+    tables = tables if tables is not None else floor_rows(paths)
     games = len(tables["registry_game"])
     entries = len(tables["registry_clubmembership"])
     insert = _floor_postgresql if connection.vendor == "postgresql" else _floor_sqlite
-    seconds, cpu = insert(tables)
+    seconds, cpu = insert(tables, named)
     row = {
         "step": "  floor: same rows inserted plainly",
         "amount": f"{len(paths):,} files, {games:,} games, {entries:,} entries, CPU {cpu:.1f} s",
@@ -630,6 +666,57 @@ def _floor(paths: list[Path]) -> tuple[dict[str, Any], float]:
         "rate": _per(games, seconds, "games"),
     }
     return row, cpu
+
+
+# The own rows' floor also fills the games' queued players: a game waiting for the queue
+# has no player id, which the table's checks refuse without one.
+OWN_COLUMNS = {
+    **FLOOR_TABLES,
+    "registry_game": (*FLOOR_TABLES["registry_game"], "pending1_id", "pending2_id"),
+}
+
+
+def _highest_ids() -> dict[str, int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        marks = {}
+        for table in FLOOR_TABLES:
+            cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
+            marks[table] = int(cursor.fetchone()[0])
+    return marks
+
+
+def own_rows(marks: dict[str, int]) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows the import added to the floor's tables (ids above ``marks``), read back
+    as stored, in the order written: the players' real ids (a season's games fall all
+    over the players' indexes, where ``floor_rows`` gives each game two new players, at
+    their end), the real reports, only the memberships it made (issue 25)."""
+    from django.db import connection
+
+    tables: dict[str, list[tuple[Any, ...]]] = {}
+    with connection.cursor() as cursor:
+        for table, columns in OWN_COLUMNS.items():
+            cursor.execute(
+                f"SELECT {', '.join(columns)} FROM {table} WHERE id > %s ORDER BY id",
+                [marks[table]],
+            )
+            tables[table] = [tuple(map(_plain, row)) for row in cursor.fetchall()]
+    return tables
+
+
+def _plain(value: Any) -> Any:
+    """A value as the floor's own connection takes it: dates and times as text on
+    SQLite, whose module no longer adapts them by default; JSON as its text."""
+    from django.db import connection
+
+    if isinstance(value, dict | list):
+        return json.dumps(value)
+    if connection.vendor != "postgresql" and hasattr(value, "isoformat"):
+        return value.isoformat(" ") if hasattr(value, "hour") else value.isoformat()
+    if isinstance(value, memoryview):
+        return bytes(value)
+    return value
 
 
 def floor_rows(paths: list[Path]) -> dict[str, list[tuple[Any, ...]]]:
@@ -659,7 +746,9 @@ def floor_rows(paths: list[Path]) -> dict[str, list[tuple[Any, ...]]]:
     }
 
 
-def _floor_sqlite(tables: dict[str, list[tuple[Any, ...]]]) -> tuple[float, float]:
+def _floor_sqlite(
+    tables: dict[str, list[tuple[Any, ...]]], named: dict[str, tuple[str, ...]] = FLOOR_TABLES
+) -> tuple[float, float]:
     """Inserted with executemany in one transaction on a fresh file (WAL, 256 MB cache),
     into tables and indexes made by the registry's own statements."""
     import sqlite3
@@ -685,8 +774,8 @@ def _floor_sqlite(tables: dict[str, list[tuple[Any, ...]]]) -> tuple[float, floa
         with cpu_used() as used:
             db.execute("BEGIN")
             for table, rows in tables.items():
-                columns = ", ".join(FLOOR_TABLES[table])
-                marks = ", ".join(["?"] * len(FLOOR_TABLES[table]))
+                columns = ", ".join(named[table])
+                marks = ", ".join(["?"] * len(named[table]))
                 db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
             db.execute("COMMIT")
         seconds = time.perf_counter() - start
@@ -694,7 +783,9 @@ def _floor_sqlite(tables: dict[str, list[tuple[Any, ...]]]) -> tuple[float, floa
     return seconds, sum(used)
 
 
-def _floor_postgresql(tables: dict[str, list[tuple[Any, ...]]]) -> tuple[float, float]:
+def _floor_postgresql(
+    tables: dict[str, list[tuple[Any, ...]]], named: dict[str, tuple[str, ...]] = FLOOR_TABLES
+) -> tuple[float, float]:
     """COPY in one transaction into fresh tables made LIKE the registry's, indexes and
     all (foreign keys aside), in the scratch database; dropped after."""
     from django.db import connection
@@ -708,7 +799,7 @@ def _floor_postgresql(tables: dict[str, list[tuple[Any, ...]]]) -> tuple[float, 
         start = time.perf_counter()
         with cpu_used() as used, raw.transaction(), raw.cursor() as cursor:
             for table, rows in tables.items():
-                columns = ", ".join(FLOOR_TABLES[table])
+                columns = ", ".join(named[table])
                 with cursor.copy(f"COPY {copies[table]} ({columns}) FROM STDIN") as copy:
                     for row in rows:
                         copy.write_row(row)
