@@ -411,6 +411,7 @@ def _stored_counts(
     ids = [v.id for v in wanted.values() if v is not None]
     totals = dict(
         StoredPeriodTotal.objects.filter(version_id__in=ids, player_id__in=records)
+        .order_by()  # the model's ordering would join the players and versions for nothing
         .values("version_id")
         .annotate(n=Sum("n"))
         .values_list("version_id", "n")
