@@ -16,7 +16,6 @@ from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.results_model import (
     Colour,
     EventDetails,
-    GameResult,
     PartKind,
     PlayerEntry,
     ResultsFile,
@@ -386,59 +385,42 @@ def write_games(
     players: dict[int, int],
     pending: dict[int, PendingIdentification],
 ) -> list[GameRow]:
+    """Every game of the file, a row each, in one loop without a call a game: a season's
+    200,000 games come through here (issue 25)."""
     games = list(results.games())
-    sequence = iter(reserve_game_sequence(len(games)))
+    sequence = reserve_game_sequence(len(games))
     waiting = {pin: row.id for pin, row in pending.items()}
-    rows = [
-        _game_row(
-            part.kind, part.name, game, event, submission.id, players, waiting, next(sequence)
+    reason = str(event.not_graded_reason)  # G1, G2: the event's reason first
+    default = NotGraded.DEFAULT.value  # then defaults
+    fixed = (event.id, submission.id)
+    rows = []
+    for (part, game), number in zip(games, sequence, strict=True):
+        not_graded = reason or ("" if game.score.graded else default)
+        rows.append(
+            GameRow(
+                *fixed,
+                players.get(game.pin1),
+                players.get(game.pin2),
+                waiting.get(game.pin1),
+                waiting.get(game.pin2),
+                game.score.text,
+                game.game_date or event.end_date,  # G3
+                game.game_date is not None,
+                game.round,
+                game.board,
+                _PART[part.kind],
+                part.name[:_PART_NAME],
+                _COLOUR[game.colour],
+                event.rate,
+                not_graded == "",
+                not_graded,
+                game.line,
+                number,
+                game.comment[:_COMMENT],
+            )
         )
-        for part, game in games
-    ]
     insert_rows(Game, GameRow._fields, rows)
     return rows
-
-
-def _game_row(
-    kind: PartKind,
-    part_name: str,
-    game: GameResult,
-    event: Event,
-    submission_id: int,
-    players: dict[int, int],
-    waiting: dict[int, int],
-    sequence: int,
-) -> GameRow:
-    reason = _not_graded(game, event)
-    return GameRow(
-        event_id=event.id,
-        submission_id=submission_id,
-        player1_id=players.get(game.pin1),
-        player2_id=players.get(game.pin2),
-        pending1_id=waiting.get(game.pin1),
-        pending2_id=waiting.get(game.pin2),
-        result=game.score.text,
-        game_date=game.game_date or event.end_date,  # G3
-        date_given=game.game_date is not None,
-        round=game.round,
-        board=game.board,
-        part_kind=_PART[kind],
-        part_name=part_name[:_PART_NAME],
-        colour=_COLOUR[game.colour],
-        rate=event.rate,
-        graded=reason == "",
-        not_graded_reason=reason,
-        line=game.line,
-        sequence=sequence,
-        comment=game.comment[:_COMMENT],
-    )
-
-
-def _not_graded(game: GameResult, event: Event) -> str:
-    """G1, G2: the event's reason first (lightning, online), then defaults."""
-    if event.not_graded_reason:
-        return str(event.not_graded_reason)
-    return "" if game.score.graded else NotGraded.DEFAULT.value
 
 
 def _tally(rows: list[GameRow]) -> tuple[dict[str, int], dict[str, int], int]:
