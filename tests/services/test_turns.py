@@ -193,6 +193,7 @@ def test_a_batch_cut_short_leaves_no_watch_open_on_the_view_it_keeps(
     assert Submission.objects.filter(status=Submission.Status.RECEIVED).count() == 4
 
 
+@pytest.mark.sqlite
 @pytest.mark.django_db
 def test_the_wal_is_checkpointed_once_every_few_turns_not_after_each() -> None:
     """SQLite: a checkpoint writes every page the turns since changed (issue 25); after
