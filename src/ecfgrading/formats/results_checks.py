@@ -73,6 +73,9 @@ def check_game(game: GameResult, lines: dict[str, int], part: PartContext, log: 
 
 
 _A_PIN = "a PIN of the player list"
+# The kinds as plain names: an enum member read through its class (``PartKind.OTHER``)
+# costs a lookup in the enum's machinery, and these are read for every game.
+_MATCH, _SECTION, _OTHER = PartKind.MATCH, PartKind.SECTION, PartKind.OTHER
 
 
 def game_problems(game: GameResult, dated: bool, part: PartContext) -> list[Found]:
@@ -80,41 +83,43 @@ def game_problems(game: GameResult, dated: bool, part: PartContext) -> list[Foun
     ``dated``: GAME DATE given (one that does not convert is reported as such, not as
     missing). A list, not a generator: the reader asks it of every game."""
     found: list[Found] = []
-    if game.pin1 not in part.pins:
-        found.append(("unknown-pin", "pin1", "PIN1", _A_PIN, str(game.pin1)))
-    if game.pin2 not in part.pins:
-        found.append(("unknown-pin", "pin2", "PIN2", _A_PIN, str(game.pin2)))
-    if game.pin1 == game.pin2:
-        found.append(("plays-himself", "pin2", "PIN2", "a player other than PIN1", str(game.pin2)))
+    pin1, pin2, pins = game.pin1, game.pin2, part.pins
+    if pin1 not in pins:
+        found.append(("unknown-pin", "pin1", "PIN1", _A_PIN, str(pin1)))
+    if pin2 not in pins:
+        found.append(("unknown-pin", "pin2", "PIN2", _A_PIN, str(pin2)))
+    if pin1 == pin2:
+        found.append(("plays-himself", "pin2", "PIN2", "a player other than PIN1", str(pin2)))
     played, first, last = game.game_date, part.first_day, part.last_day
     if not (played is None or first is None or last is None or first <= played <= last):
         expected = f"from {format_day(first)} to {format_day(last)}"
         found.append(("date-outside-event", "game_date", "GAME DATE", expected, format_day(played)))
     kind = part.kind
-    if kind is PartKind.OTHER and not dated:
+    if not dated and kind is _OTHER:
         found.append(("missing-field", None, "GAME DATE", "in every OTHER RESULTS game", ""))
-    if game.board is not None and kind is not PartKind.MATCH:
+    board, round_ = game.board, game.round
+    if board is not None and kind is not _MATCH:
+        found.append(("field-not-for-part", "board", "BOARD", "only in MATCH RESULTS", str(board)))
+    if round_ is not None and kind is not _SECTION:
         found.append(
-            ("field-not-for-part", "board", "BOARD", "only in MATCH RESULTS", str(game.board))
-        )
-    if game.round is not None and kind is not PartKind.SECTION:
-        found.append(
-            ("field-not-for-part", "round", "ROUND", "only in SECTION RESULTS", str(game.round))
+            ("field-not-for-part", "round", "ROUND", "only in SECTION RESULTS", str(round_))
         )
     return found
 
 
 def check_pairing(game: GameResult, met: dict[tuple[int, int, int], int], log: ProblemLog) -> None:
     """The same two players meet at most once in a round."""
-    if game.round is None:
+    round_ = game.round
+    if round_ is None:
         return
-    key = (game.round, min(game.pin1, game.pin2), max(game.pin1, game.pin2))
+    pin1, pin2 = game.pin1, game.pin2
+    key = (round_, pin1, pin2) if pin1 <= pin2 else (round_, pin2, pin1)
     first = met.get(key)
     if first is None:
         met[key] = game.line
     else:
-        expected = f"one game per pair in round {game.round} (first on line {first})"
-        log.add("repeated-pairing", game.line, "ROUND", expected, f"{game.pin1} v {game.pin2}")
+        expected = f"one game per pair in round {round_} (first on line {first})"
+        log.add("repeated-pairing", game.line, "ROUND", expected, f"{pin1} v {pin2}")
 
 
 def code_of_another_player(player: PlayerEntry, name_on_record: str) -> Problem:

@@ -187,9 +187,20 @@ def group(tokens: Sequence[Token], log: ProblemLog) -> Layout:
     """Sections and sets: a player set starts at PIN, a result set at PIN1."""
     grouper = _Grouper(log)
     grouper.layout.empty = not tokens
-    for token in tokens:
-        if token.fields is not None:
-            grouper.line_set(token)
-        else:
-            grouper.route(token)
+    line_key, line_sets = grouper.line_key, grouper.line_sets
+    try:
+        for token in tokens:
+            if token.fields is None:
+                grouper.route(token)
+            elif token.key == line_key:  # most lines: line_set's common case, inlined
+                grouper.current = [token]
+                line_sets.append(grouper.current)
+                continue
+            else:
+                grouper.line_set(token)
+            line_key, line_sets = grouper.line_key, grouper.line_sets
+    finally:
+        # The handler is a method of the grouper: a cycle that would keep every token
+        # of the file alive until the garbage collector's next full pass.
+        grouper.handler = None
     return grouper.layout

@@ -117,7 +117,6 @@ class GameResult:
 
 
 def game_at_once(
-    *,
     pin1: int,
     score: ResultCode,
     pin2: int,
@@ -145,10 +144,48 @@ def game_at_once(
 
 def player_at_once(values: Mapping[str, Any]) -> PlayerEntry:
     """``PlayerEntry(**values)``: ``values`` holds PIN and any other fields."""
+    return player_in_order(*[values.get(name, default) for name, default in _PLAYER_DEFAULTS])
+
+
+def player_in_order(
+    pin: int,
+    code_text: str,
+    code: GradingCode | None,
+    name: str,
+    surname: str,
+    forename: str,
+    initials: str,
+    gender: str,
+    title: str,
+    date_of_birth: date | None,
+    club_code: str,
+    club_name: str,
+    club_county: str,
+    membership_no: str,
+    fide_no: str,
+    comment: str,
+    line: int,
+) -> PlayerEntry:
+    """``PlayerEntry(...)`` of every field, in the order of the fields."""
     player = _new(PlayerEntry)
     stored = player.__dict__
-    for name, default in _PLAYER_DEFAULTS:
-        stored[name] = values.get(name, default)
+    stored["pin"] = pin
+    stored["code_text"] = code_text
+    stored["code"] = code
+    stored["name"] = name
+    stored["surname"] = surname
+    stored["forename"] = forename
+    stored["initials"] = initials
+    stored["gender"] = gender
+    stored["title"] = title
+    stored["date_of_birth"] = date_of_birth
+    stored["club_code"] = club_code
+    stored["club_name"] = club_name
+    stored["club_county"] = club_county
+    stored["membership_no"] = membership_no
+    stored["fide_no"] = fide_no
+    stored["comment"] = comment
+    stored["line"] = line
     return player
 
 
@@ -160,8 +197,16 @@ def _defaults(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
     return tuple((f.name, f.default) for f in fields(cls))
 
 
+def _check_stored_in_order(cls: type[Any], made: object) -> None:
+    """A maker above stores every field of ``cls``, in the order of its fields."""
+    if list(vars(made)) != [f.name for f in fields(cls)]:
+        raise TypeError(f"the maker of {cls.__name__} does not store its fields in order")
+
+
 _new = object.__new__
 _PLAYER_DEFAULTS = _defaults(PlayerEntry)
+_check_stored_in_order(PlayerEntry, player_at_once({"pin": 0}))
+_check_stored_in_order(GameResult, game_at_once(0, ResultCode.WIN, 0, None, None, None, None, 0))
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from ecfgrading.formats.results_model import (
     PlayerEntry,
     ResultsPart,
     game_at_once,
-    player_at_once,
+    player_in_order,
 )
 from ecfgrading.formats.values import BadValue, grading_code
 
@@ -49,7 +49,8 @@ def build_players(sets: Sequence[Sequence[Token]], log: ProblemLog) -> tuple[Pla
         player = player or build_player(tokens, log)
         if player is not None:
             check_unique_pin(player, first_lines, log)
-            check_unique_code(player, first_pins, log)
+            if player.code is not None:
+                check_unique_code(player, first_pins, log)
             players.append(player)
     return tuple(players)
 
@@ -93,7 +94,8 @@ def build_part(layout: PartLayout, context: PartContext, log: ProblemLog) -> Res
         game = quick_game(tokens[0], context) if len(tokens) == 1 else None
         game = game or build_game(tokens, context, log)
         if game is not None:
-            check_pairing(game, met, log)
+            if game.round is not None:
+                check_pairing(game, met, log)
             games.append(game)
     name = layout.header.value or ""
     return ResultsPart(layout.kind, name, games=tuple(games), line=layout.header.line, **values)
@@ -150,9 +152,25 @@ def _check_order(tokens: Sequence[Token], log: ProblemLog) -> None:
 # else (a value that does not convert, a problem a check finds), which is then read by
 # build_player or build_game from the start, reporting what it finds.
 _PIN, _BORN = LINE_CONVERTERS[PLAYER_LINE][0], LINE_CONVERTERS[PLAYER_LINE][-1]
-# Where each text of a player line is (all but PIN and DATE OF BIRTH): stripped, as
-# lexing a field strips it.
-_PLAYER_TEXTS = tuple(enumerate(LINE_ATTRS[PLAYER_LINE]))[1:-1]
+# The texts of a player line (all but PIN and DATE OF BIRTH), in the order of the line's
+# shape, which is that of PlayerEntry's fields too; stripped, as lexing a field strips it.
+_PLAYER_TEXTS = slice(1, -1)
+if LINE_ATTRS[PLAYER_LINE][_PLAYER_TEXTS] != (
+    "code_text",
+    "name",
+    "surname",
+    "forename",
+    "initials",
+    "gender",
+    "title",
+    "club_code",
+    "club_name",
+    "club_county",
+    "membership_no",
+    "fide_no",
+    "comment",
+):
+    raise TypeError("quick_player reads a player line of another shape")
 _PIN1, _SCORE, _PIN2, _COLOUR, _DAY, _BOARD, _ROUND = LINE_CONVERTERS[RESULT_LINE]
 ResultFields = tuple[str, str, str, str | None, str | None, str | None, str | None]
 
@@ -162,19 +180,47 @@ def quick_player(token: Token) -> PlayerEntry | None:
     fields = token.fields
     if token.key != PLAYER_LINE or fields is None:
         return None
-    values: dict[str, Any] = {
-        attr: text.strip() for at, attr in _PLAYER_TEXTS if (text := fields[at]) is not None
-    }
+    (
+        code_text,
+        name,
+        surname,
+        forename,
+        initials,
+        gender,
+        title,
+        club_code,
+        club_name,
+        club_county,
+        membership_no,
+        fide_no,
+        comment,
+    ) = ["" if text is None else text.strip() for text in fields[_PLAYER_TEXTS]]
+    born = fields[-1]
     try:
-        values["pin"] = _PIN(fields[0])  # type: ignore[arg-type]  # never absent in the shape
-        if (born := fields[-1]) is not None:
-            values["date_of_birth"] = _BORN(born)
-        if code := values.get("code_text"):
-            values["code"] = _grading_code(code)
+        pin = _PIN(fields[0])  # type: ignore[arg-type]  # never absent in the shape
+        date_of_birth = None if born is None else _BORN(born)
+        code = _grading_code(code_text) if code_text else None
     except BadValue:
         return None
-    values["line"] = token.line
-    player = player_at_once(values)
+    player = player_in_order(
+        pin,
+        code_text,
+        code,
+        name,
+        surname,
+        forename,
+        initials,
+        gender,
+        title,
+        date_of_birth,
+        club_code,
+        club_name,
+        club_county,
+        membership_no,
+        fide_no,
+        comment,
+        token.line,
+    )
     return None if player_problems(player) else player
 
 
@@ -186,14 +232,14 @@ def quick_game(token: Token, part: PartContext) -> GameResult | None:
     pin1, score, pin2, colour, day, board, round_ = fields
     try:
         game = game_at_once(
-            pin1=_PIN1(pin1),
-            score=_SCORE(score),
-            pin2=_PIN2(pin2),
-            colour=None if colour is None else _COLOUR(colour),
-            game_date=None if day is None else _DAY(day),
-            board=None if board is None else _BOARD(board),
-            round=None if round_ is None else _ROUND(round_),
-            line=token.line,
+            _PIN1(pin1),
+            _SCORE(score),
+            _PIN2(pin2),
+            None if colour is None else _COLOUR(colour),
+            None if day is None else _DAY(day),
+            None if board is None else _BOARD(board),
+            None if round_ is None else _ROUND(round_),
+            token.line,
         )
     except BadValue:
         return None
