@@ -169,13 +169,13 @@ def parse_rows(directory: Path, info: dict[str, Any]) -> list[Row]:
     from ecfgrading.formats import read_grade_list_bytes, read_results_bytes
 
     datas = [(directory / "results" / name).read_bytes() for name, _ in ordered_files(directory)]
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     games, problems = 0, 0
     for data in datas:
         results, report = read_results_bytes(data)
         problems += len(report)
         games += sum(1 for _ in results.games()) if results is not None else 0
-    files = time.perf_counter() - start
+    files, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     list_csv = (directory / info["list_file"]).read_bytes()
     start = time.perf_counter()
     grade_list, _ = read_grade_list_bytes(list_csv)
@@ -183,6 +183,7 @@ def parse_rows(directory: Path, info: dict[str, Any]) -> list[Row]:
     csv = time.perf_counter() - start
     return [
         Row("parse + check results", "-", f"{games:,} games", files, _per(games, files, "games")),
+        Row("  CPU", "-", f"{games:,} games", cpu, _per(games, cpu, "games")),
         Row("  problems found", "-", f"{problems:,}"),
         Row("parse list CSV", "-", f"{rows:,} rows", csv, _per(rows, csv, "rows")),
     ]
