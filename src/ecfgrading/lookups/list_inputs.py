@@ -28,7 +28,7 @@ from ecfgrading.engine.rules import RuleSet
 from ecfgrading.engine.types import Rate, ResultCode
 from ecfgrading.lookups import versions
 from ecfgrading.lookups.records import Survivors
-from ecfgrading.lookups.rows import fetch
+from ecfgrading.lookups.rows import fetch, fetch_array
 from ecfgrading.registry.models import (
     Event,
     Game,
@@ -137,8 +137,8 @@ def _games(
 ) -> tuple[IntArray, GameTable, dict[str, int]]:
     """G1, G3: graded games of this rate in P0 whose players are both identified, and
     the games left out for a player still in the identification queue, per event. One
-    query, its rows read as the database gives them (``fetch``: no per-row conversions,
-    a date as its text on SQLite) and laid into columns by numpy (``_GAME_ROW``), in
+    query, its rows read as the database gives them (no per-row conversions) and laid
+    into columns by numpy (``_GAME_ROW``) a chunk at a time (``fetch_array``), in
     recording order (sorted here: the database would sort 200,000 rows more slowly)."""
     query = (
         _p0_games(list_id, rate, received_by)
@@ -148,7 +148,7 @@ def _games(
         )
         .values_list(*(_GAME_ROW.names or ()))
     )
-    rows = np.array(fetch(query), dtype=_GAME_ROW)
+    rows = fetch_array(query, _GAME_ROW)
     rows = rows[np.argsort(rows["sequence"], kind="stable")]
     identified = (rows["first"] != _UNKNOWN) & (rows["second"] != _UNKNOWN)
     waiting = _waiting(rows["event_id"][~identified])
@@ -359,8 +359,8 @@ def _stored_games(
 ) -> StoredGames:
     """G15, G34: every stored game of P1 and P2 of the players in this list, each read
     from the versions of its period and dated in it (a game is counted in one period).
-    One query per version, its rows read as the database gives them (``fetch``) and laid
-    into columns by numpy (``_STORED_ROW``)."""
+    One query per version, its rows read as the database gives them and laid into
+    columns by numpy (``_STORED_ROW``) a chunk at a time (``fetch_array``)."""
     parts: list[tuple[int, np.ndarray]] = []  # type: ignore[type-arg]
     for k in (1, 2):
         for version in sources.periods.get(k, []):
@@ -375,7 +375,7 @@ def _stored_games(
                 .annotate(day=_EpochDays("date"), played=_known("game_id"))
                 .values_list(*(_STORED_ROW.names or ()))
             )
-            parts.append((k, np.array(fetch(query), dtype=_STORED_ROW)))
+            parts.append((k, fetch_array(query, _STORED_ROW)))
     if not sum(found.shape[0] for _k, found in parts):
         return StoredGames.empty()
     rows = np.concatenate([found for _k, found in parts])

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
+
+# Rows held as Python tuples at once by ``fetch_array``: a chunk's tuples take about
+# 25 times the memory of its row in the array.
+ARRAY_CHUNK = 20_000
 
 
 def fetch(query: QuerySet[Any]) -> list[tuple[Any, ...]]:
@@ -20,3 +25,20 @@ def fetch(query: QuerySet[Any]) -> list[tuple[Any, ...]]:
     with connections[query.db].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def fetch_array(query: QuerySet[Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """The rows of a ``values_list`` query, as ``fetch`` reads them, laid by numpy into a
+    structured array of ``dtype`` (its fields the query's columns, in order) a chunk of
+    ARRAY_CHUNK rows at a time: a national list's 200,000 games as tuples took 80 MB
+    beside their 12 MB of array, the grading run's peak memory (issue 25)."""
+    try:
+        sql, params = query.query.get_compiler(using=query.db).as_sql()
+    except EmptyResultSet:
+        return np.empty(0, dtype=dtype)
+    parts = []
+    with connections[query.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(ARRAY_CHUNK):
+            parts.append(np.array(rows, dtype=dtype))
+    return np.concatenate(parts) if parts else np.empty(0, dtype=dtype)
