@@ -33,7 +33,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.services.amendments import carry_pending
 from ecfgrading.services.errors import ErrorKind, user_input
-from ecfgrading.services.grading.storing import insert_columns
+from ecfgrading.services.grading.storing import insert_columns, replace_columns
 from ecfgrading.services.lists.snapshots import freeze_published
 from ecfgrading.services.locks import busy_as_error
 
@@ -261,7 +261,9 @@ _UNANCHORED = Q(flags__contains="unanchored")  # flags are comma-separated
 
 
 def _draft(lid: ListId, rate: Rate, name: str | None, rules: RuleSet) -> ListVersion:
-    """The draft to (re)write: an existing draft of that name is emptied first."""
+    """The draft to (re)write: an existing draft of that name is emptied first, but for
+    its points, which ``_store`` replaces (``storing.replace_columns``: on PostgreSQL
+    only the rows that changed are written)."""
     grading_list, _ = GradingList.objects.get_or_create(list_id=str(lid), rate=rate.value)
     name = name or versions.next_name(grading_list)
     if name == ListVersion.AUGUST and not grading_list.has_august:
@@ -275,7 +277,7 @@ def _draft(lid: ListId, rate: Rate, name: str | None, rules: RuleSet) -> ListVer
             f"{rate} list {lid} {name} is published and immutable: compute a new version",
             kind=ErrorKind.CONFLICT,
         )
-    for model in (ListEntry, StoredGamePoints, StoredPeriodTotal):
+    for model in (ListEntry, StoredPeriodTotal):
         model.objects.filter(version=target).delete()
     if target.rules_name != rules.name:  # a draft recomputed under other rules says so
         target.rules_name = rules.name
@@ -328,7 +330,7 @@ def _store(version: ListVersion, outcome: ListOutcome, loaded: Loaded) -> None:
     entries = _entry_rows(version, outcome, loaded.previous_grades)
     insert_rows(ListEntry, _EntryRow._fields, entries)
     insert_columns(StoredPeriodTotal, _total_columns(version, outcome))
-    insert_columns(StoredGamePoints, _points_columns(version, outcome))
+    replace_columns(StoredGamePoints, _points_columns(version, outcome), version.id)
 
 
 # One NamedTuple per table: its fields name the database columns a run writes, and every
