@@ -19,7 +19,10 @@ its server process's) against the floor's: hardly moved by other work on the mac
 
 On PostgreSQL it makes (and drops first, and when done) the scratch databases
 ``<--scratch>`` and ``<--scratch>_floor``. ``--code SRC`` imports ``ecfgrading`` from SRC
-(say a ``git archive`` of an earlier commit) to time the code before a change. Each run
+(say a ``git archive`` of an earlier commit) to time the code before a change.
+``--changed SHARE`` reverses the result of that share of the games before each run after
+the first (corrections between two looks at a draft), so that a replaced draft's rows
+differ from those it held; by default a draft is computed again on the same games. Each run
 prints a checksum of the rows it stored, whatever their order or version id: the same
 figure before and after a change shows it stores the same points.
 """
@@ -88,13 +91,14 @@ def _bench(args: argparse.Namespace, floor: Floor) -> None:
 
         # The second run, as the timings' runs 2..n: imports done, a draft to replace.
         _time_runs(1, None)
+        _reverse_results(args.changed)
         # CPU time, not the wall clock: other work on a shared machine hardly moves it.
         profiler = cProfile.Profile(time.process_time)
         profiler.runcall(_time_runs, 1, None)
         for order in ("cumulative", "tottime"):
             pstats.Stats(profiler).sort_stats(order).print_stats(args.profile_lines)
         return
-    _time_runs(args.repeat, floor)
+    _time_runs(args.repeat, floor, args.changed)
 
 
 def _clean_up(args: argparse.Namespace, home: str) -> None:
@@ -124,6 +128,13 @@ def _arguments() -> argparse.Namespace:
         "--scratch", default="grading_bench", help="the PostgreSQL scratch databases' name"
     )
     parser.add_argument("--code", type=Path, help="import ecfgrading from this src/ directory")
+    parser.add_argument(
+        "--changed",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="before each run after the first, reverse the result of this share of the games",
+    )
     args = parser.parse_args()
     if args.code and not (args.code / "ecfgrading").is_dir():
         parser.error(f"expected --code to name a src/ folder holding ecfgrading, got {args.code}")
@@ -300,7 +311,23 @@ def _insert(connection, table: str, columns: tuple[str, ...], rows: list) -> Non
             cursor.executemany(sql, rows[start : start + 20_000])
 
 
-def _time_runs(repeat: int, floor: Floor | None) -> None:
+def _reverse_results(share: float) -> None:
+    """Corrections between two looks at a draft: the games of ``share`` of the ids (the
+    same ones each time) have their result reversed, a win made a loss (and back again at
+    the next call); drawn games stay drawn. Outside the timing."""
+    if share <= 0:
+        return
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE registry_game SET result = CASE result WHEN '10' THEN '01' "
+            "WHEN '01' THEN '10' ELSE result END WHERE (id * 7919) %% 10000 < %s",
+            [round(share * 10_000)],
+        )
+
+
+def _time_runs(repeat: int, floor: Floor | None, changed: float = 0.0) -> None:
     from ecfgrading.engine import Rate
     from ecfgrading.services.grading.compute import compute_version
 
@@ -309,10 +336,13 @@ def _time_runs(repeat: int, floor: Floor | None) -> None:
         f"{'CPU s':>6} {'games':>8} {'players':>8} {'floor s':>8} {'CPU s':>6} {'rows':>8} "
         f"{'total/floor':>12} {'store/floor':>12} {'CPU/floor':>10}  stored (sha256)"
     )
-    # Run 1 writes a new draft; each later run recomputes that draft, deleting the rows the
-    # run before stored first (in the same transaction), as the grading team's second look
-    # at a draft does: a cost a first run does not pay.
+    # Run 1 writes a new draft; each later run recomputes that draft, replacing the rows the
+    # run before stored (in the same transaction), as the grading team's second look at a
+    # draft does: a cost a first run does not pay. On the same games (the default) every
+    # row is stored again as it was; with --changed, after some results were corrected.
     for run in range(1, repeat + 1):
+        if run > 1:
+            _reverse_results(changed)
         with cpu_used() as used:
             started = time.perf_counter()
             result = compute_version("2010-07", Rate.STANDARD)
