@@ -378,8 +378,9 @@ def _stored_games(
             parts.append((k, fetch_array(query, _STORED_ROW)))
     if not sum(found.shape[0] for _k, found in parts):
         return StoredGames.empty()
-    rows = np.concatenate([found for _k, found in parts])
     period = np.concatenate([np.full(found.shape[0], k, np.int64) for k, found in parts])
+    rows = np.concatenate([found for _k, found in parts])
+    parts.clear()  # before the players' rows are picked: two copies at once, not three
     keep, position = _found(ids, survivors.map(rows["player_id"]))
     rows = rows[keep]
     return StoredGames.of(
