@@ -30,8 +30,8 @@ def fetch(query: QuerySet[Any]) -> list[tuple[Any, ...]]:
 def fetch_array(query: QuerySet[Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
     """The rows of a ``values_list`` query, as ``fetch`` reads them, laid by numpy into a
     structured array of ``dtype`` (its fields the query's columns, in order) a chunk of
-    ARRAY_CHUNK rows at a time: a national list's 200,000 games as tuples took 80 MB
-    beside their 12 MB of array, the grading run's peak memory (issue 25)."""
+    ARRAY_CHUNK rows at a time: read whole, the tuples of a national list's P0 games and
+    stored points took the load's traced peak to 86 MB, 50 MB so (2015-07; issue 25)."""
     try:
         sql, params = query.query.get_compiler(using=query.db).as_sql()
     except EmptyResultSet:
