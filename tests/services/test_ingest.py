@@ -318,7 +318,7 @@ def test_a_value_the_database_refuses_rejects_the_file_and_the_batch_goes_on(
 
     import ecfgrading.services.results.write as writer
 
-    def refuse(*args: object) -> None:
+    def refuse(*args: object, **how: object) -> None:
         raise DataError("value too long for type character varying(200)")
 
     monkeypatch.setattr(writer, "insert_rows", refuse)

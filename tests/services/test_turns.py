@@ -18,7 +18,14 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from ecfgrading.registry.models import Game, PendingIdentification, Player, Submission
+from ecfgrading.registry.bulk import insert_rows
+from ecfgrading.registry.models import (
+    Event,
+    Game,
+    PendingIdentification,
+    Player,
+    Submission,
+)
 from ecfgrading.services.changes import Mark
 from ecfgrading.services.locks import Busy
 from ecfgrading.services.locks import _file_turn as file_turn
@@ -80,6 +87,49 @@ def test_files_in_one_turn_that_share_no_one_are_identified_once_each(
     assert all(result.accepted for result in import_files(files))
     assert len(identifications) == 2
     assert Player.objects.filter(surname__in=["Archer", "Zeller"]).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_file_the_database_refuses_in_a_turn_rolls_back_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A turn's files are written without a savepoint each (issue 25). The database
+    refuses b, a board no column takes slipped in under the checks as a writer's bug
+    would: the turn is rolled back and written again, a savepoint a file, and what stands
+    is what importing the files one by one leaves: a and c, Ann and Ned once each."""
+    import ecfgrading.services.results.write as writer
+
+    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
+        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
+            rows = [row._replace(board=-1) for row in rows]  # CHECK (board >= 0)
+        insert_rows(model, columns, rows, **how)
+
+    monkeypatch.setattr(writer, "insert_rows", spoil)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
+    files = [
+        ("a.txt", a_file("AA00001", BLOGGS, ann)),
+        ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
+        ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
+    ]
+    outcomes = import_files(files)
+    assert [outcome.accepted for outcome in outcomes] == [True, False, True]
+    assert [problem.code for problem in outcomes[1].report.errors] == ["import-conflict"]
+    statuses = dict(Submission.objects.values_list("filename", "status"))
+    assert statuses == {"a.txt": "accepted", "b.txt": "rejected", "c.txt": "accepted"}
+    assert sorted(Event.objects.values_list("code", flat=True)) == ["AA00001", "CC00003"]
+    games = Game.objects.values_list("event__code", "player2__surname")
+    assert sorted(games) == [("AA00001", "Archer"), ("CC00003", "Newman")]
+    assert sorted(Player.objects.values_list("surname", flat=True)) == [
+        "Archer",
+        "Bloggs",
+        "Newman",
+    ]
+    # The view kept is the registry's: a later file's Ned is linked, not made again.
+    later = a_file("DD00004", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))
+    assert import_files([("d.txt", later)])[0].accepted
+    assert Player.objects.filter(surname="Newman").count() == 1
+    assert Game.objects.filter(player2__surname="Newman").count() == 2
 
 
 @pytest.mark.django_db

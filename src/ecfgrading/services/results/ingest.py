@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -163,18 +164,32 @@ class ResultsImporter:
                     item.unwatch()
 
     def _write_turn(self, ready: list[_Ready | ImportResult]) -> list[ImportResult]:
-        """The turn's prepared files written in one transaction holding the registry lock,
-        each in a savepoint of its own: a file refused rolls back alone and is rejected,
-        the others stand. One commit a turn, not one a file (issue 25: a commit, and
-        the pages it writes to the log, cost more than a small file's rows)."""
+        """The turn's prepared files written in one transaction holding the registry lock.
+        One commit a turn, not one a file (issue 25: a commit, and the pages it writes to
+        the log, cost more than a small file's rows).
+
+        A file refused rolls back alone and is rejected, the others stand. The files are
+        first written without a savepoint each (issue 25: SQLite copies every page a
+        savepoint's writes touch, a third of a season's games' insert); should one be
+        refused, the whole turn is rolled back and written again, each file in a
+        savepoint of its own, as if the first attempt had never been."""
         if not any(isinstance(item, _Ready) for item in ready):
             return [item for item in ready if isinstance(item, ImportResult)]
+        try:
+            return self._turn(ready, alone=False)
+        except _TurnRefused:
+            return self._turn(ready, alone=True)
+
+    def _turn(self, ready: list[_Ready | ImportResult], *, alone: bool) -> list[ImportResult]:
+        """The turn's transaction; ``alone``: each file in a savepoint of its own."""
         try:
             with busy_as_error(_turn_not_imported(ready)), transaction.atomic():
                 take_registry_lock()
                 self.view.catch_up()
                 return [
-                    self._write(item, in_turn=True) if isinstance(item, _Ready) else item
+                    self._write(item, in_turn=True, alone=alone)
+                    if isinstance(item, _Ready)
+                    else item
                     for item in ready
                 ]
         except BaseException:
@@ -238,27 +253,36 @@ class ResultsImporter:
         identified = self._identify(read.results)
         return _Ready(submission, read, identified, identified.index.watching())
 
-    def _write(self, ready: _Ready, *, in_turn: bool = False) -> ImportResult:
+    def _write(self, ready: _Ready, *, in_turn: bool = False, alone: bool = True) -> ImportResult:
         """Accept or reject a prepared file (in the importer's turn; ``in_turn``: inside
-        the turn's transaction, which holds the lock and keeps the view current)."""
+        the turn's transaction, which holds the lock and keeps the view current).
+        ``alone`` False: in the turn's transaction without a savepoint of its own, a file
+        refused or done elsewhere raises _TurnRefused, for the turn to be written again."""
         submission, read = ready.submission, ready.read
         if ready.identified is None:
             return self._reject_unlocked(submission, read)
         try:
             with busy_as_error(_not_imported(submission)):
-                return self._import_locked(ready, in_turn=in_turn)
-        except _DoneElsewhere:
-            self.view.drop()  # its cache took in rows the rollback removed
-            return _done_elsewhere(submission)
-        except REFUSALS as error:
-            self.view.drop()  # it may hold rows the rollback removed
-            assert read.results is not None
-            report = read.report.with_problem(refusal_problem(read.results, error))
-            if not reject(submission, report):
-                return _done_elsewhere(submission)
-            return ImportResult(submission.id, False, report)
+                return self._import_locked(ready, in_turn=in_turn, alone=alone)
+        except (_DoneElsewhere, *REFUSALS) as error:
+            if not alone:
+                raise _TurnRefused from error
+            return self._refused(ready, error)
         finally:
             ready.unwatch()
+
+    def _refused(self, ready: _Ready, error: Exception) -> ImportResult:
+        """A file whose write was rolled back: done elsewhere, or refused by the database
+        and rejected, the refusal its problem."""
+        self.view.drop()  # it may hold rows the rollback removed
+        submission, read = ready.submission, ready.read
+        if isinstance(error, _DoneElsewhere):
+            return _done_elsewhere(submission)
+        assert read.results is not None
+        report = read.report.with_problem(refusal_problem(read.results, error))
+        if not reject(submission, report):
+            return _done_elsewhere(submission)
+        return ImportResult(submission.id, False, report)
 
     def _reject_unlocked(self, submission: Submission, read: _Read) -> ImportResult:
         """A file with errors of its own: reported whole, written nowhere but its row."""
@@ -268,7 +292,9 @@ class ResultsImporter:
             return _done_elsewhere(submission)
         return ImportResult(submission.id, False, report)
 
-    def _import_locked(self, ready: _Ready, *, in_turn: bool = False) -> ImportResult:
+    def _import_locked(
+        self, ready: _Ready, *, in_turn: bool = False, alone: bool = True
+    ) -> ImportResult:
         """Write under the lock. Whether the stored file still waits (another process may
         have imported it meanwhile) is asked by the very UPDATE that accepts or rejects
         it: a file done elsewhere rolls back this transaction (_DoneElsewhere), a query
@@ -282,10 +308,11 @@ class ResultsImporter:
         would make (matching.identify.IndexChanges), and the importers' serialised part
         shrinks to the writing. In a turn (``in_turn``) the transaction is a savepoint of
         the turn's, which holds the lock: no one else writes, and this importer's own
-        writes are in the view already."""
+        writes are in the view already; ``alone`` False: not even a savepoint, the turn
+        being rolled back whole should the file be refused (_write_turn)."""
         submission, read = ready.submission, ready.read
         assert read.results is not None and ready.identified is not None
-        with transaction.atomic():
+        with transaction.atomic() if alone else nullcontext():
             if not in_turn:
                 take_registry_lock()
                 self.view.catch_up()
@@ -642,6 +669,11 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
                 "not waiting to be imported"
             )
     return [found[pk] for pk in ids]
+
+
+class _TurnRefused(Exception):
+    """A file of a turn written without savepoints was refused: the turn is rolled back
+    and written again, a savepoint a file."""
 
 
 class _DoneElsewhere(Exception):

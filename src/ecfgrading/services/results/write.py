@@ -419,7 +419,7 @@ def write_games(
                 game.comment[:_COMMENT],
             )
         )
-    insert_rows(Game, GameRow._fields, rows)
+    insert_rows(Game, GameRow._fields, rows, indexed=True)
     return rows
 
 
