@@ -26,12 +26,14 @@ import ecfgrading
 
 PACKAGE = Path(ecfgrading.__file__).parent
 
-# Floors, lowest first. ``errors`` (the one error contract) and ``progress`` (the one
-# progress callback type) are standard-library-only modules every floor may raise or
-# take; settings, urls and wsgi belong to the edges.
+# Floors, lowest first. ``errors`` (the one error contract), ``progress`` (the one
+# progress callback type) and ``collector`` (the cycle collector paused) are
+# standard-library-only modules every floor may raise, take or use; settings, urls and
+# wsgi belong to the edges.
 FLOORS: dict[str, int] = {
     "errors": 0,
     "progress": 0,
+    "collector": 0,
     "engine": 1,
     "formats": 2,
     "matching": 3,
@@ -50,7 +52,7 @@ FLOORS: dict[str, int] = {
 # package -> (project packages it may import, third-party packages it may import)
 PURE = {
     "engine": ({"engine"}, {"numpy", "scipy"}),
-    "formats": ({"engine", "formats"}, {"numpy"}),
+    "formats": ({"engine", "formats", "collector"}, {"numpy"}),
     "matching": ({"engine", "formats", "matching"}, {"numpy", "rapidfuzz", "unidecode"}),
 }
 

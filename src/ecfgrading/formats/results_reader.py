@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TextIO
 
+from ecfgrading.collector import collector_paused
 from ecfgrading.formats.encoding import drop_bom
 from ecfgrading.formats.lexer import expand_tables, lex
 from ecfgrading.formats.problems import (
@@ -52,27 +50,11 @@ def parse_results(text: str, *, strict: bool = False) -> Reading:
 
 def _read(text: str, log: ProblemLog) -> Reading:
     try:
-        with _collector_paused():
+        with collector_paused():
             results = _build(group(expand_tables(lex(text, log), ALL_FIELDS, log), log), log)
     except StopReading:
         return None, log.report()
     return results, log.report()
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cycle collector off while a file is read: reading makes no cycles (reference
-    counts free what it drops), but it makes a record or two per line, and the
-    collector's passes over them, young and old, took a quarter of the time of a season.
-    Left alone if something else turned it off; on again after, whatever happened."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _build(layout: Layout, log: ProblemLog) -> ResultsFile | None:

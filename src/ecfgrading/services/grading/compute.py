@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from ecfgrading.collector import collector_paused
 from ecfgrading.engine import ListId, ListOutcome, Rate, RuleSet, compute_list
 from ecfgrading.engine.categories import CATEGORY_CODES
 from ecfgrading.engine.eras import rules_for
@@ -102,7 +103,7 @@ def compute_version(
         lid = ListId.parse(list_id)
         lid.check_rate(rate)
         rules = rules_for(lid) if rules_name is None else rule_set(rules_name)
-    with busy_as_error(f"grading the {rate} list {lid}"):
+    with busy_as_error(f"grading the {rate} list {lid}"), collector_paused():
         return _compute(
             lid, rate, version, rules, actor=actor or "grading", user=user, received_by=received_by
         )
@@ -174,7 +175,7 @@ def publish_version(
     """
     with user_input(VersionError):
         ListId.parse(list_id)
-    with busy_as_error(f"publishing the {rate} list {list_id} {version}"):
+    with busy_as_error(f"publishing the {rate} list {list_id} {version}"), collector_paused():
         return _publish(
             list_id,
             rate,
