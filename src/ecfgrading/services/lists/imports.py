@@ -23,6 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
+from ecfgrading.collector import fewer_collections
 from ecfgrading.engine.eras import rules_for
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Category, Rate
@@ -43,7 +44,6 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.models.lists import assert_version_editable
 from ecfgrading.registry.numbering import note_codes_on_record
-from ecfgrading.services.batches import fewer_collections
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.lists.snapshots import freeze_published

@@ -24,6 +24,7 @@ from typing import Any
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from ecfgrading.collector import fewer_collections
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.problems import Problem, printable
@@ -44,7 +45,6 @@ from ecfgrading.registry.bulk import IN_CHUNK, update_one
 from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import AuditLog, Club, County, Submission
 from ecfgrading.registry.numbering import CodesExhausted
-from ecfgrading.services.batches import fewer_collections
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
