@@ -434,6 +434,41 @@ def test_a_file_at_the_registered_rate_with_another_time_control_is_accepted() -
     assert set(Game.objects.values_list("rate", flat=True)) == {"standard"}
 
 
+def test_a_registered_event_takes_its_files_details_and_keeps_the_teams() -> None:
+    """What the file gives (results-file.md: name, dates, time control, officer) replaces
+    what the event was registered with; what only the team sets stays; it is received."""
+    registered = registered_standard()
+    Event.objects.filter(id=registered.id).update(
+        kind="congress", results_deadline=date(2013, 6, 30), fee_class="A"
+    )
+    stamp = Event.objects.get(id=registered.id).updated_at
+    assert_accepted(
+        results_file([BLOGGS, SMITH], TWO_GAMES, name="Anytown Open", start="10/05/2013")
+    )
+    event = Event.objects.get(id=registered.id)
+    assert (event.name, event.start_date, event.end_date) == (
+        "Anytown Open",
+        date(2013, 5, 10),
+        date(2013, 5, 12),
+    )
+    # The file's STANDARD control: 36 moves in 90 minutes, then 15 for the rest.
+    control = (
+        event.minutes_for_game,
+        event.moves_first_session,
+        event.minutes_first_session,
+        event.minutes_rest_of_game,
+        event.seconds_per_move,
+    )
+    assert control == (None, 36, 90, 15, None)
+    assert (event.officer_name, event.status, event.rate) == ("A N Grader", "received", "standard")
+    assert (event.kind, event.results_deadline, event.fee_class) == (
+        "congress",
+        date(2013, 6, 30),
+        "A",
+    )
+    assert event.updated_at > stamp
+
+
 def test_a_later_file_cannot_change_the_rate_an_earlier_file_gave_the_event() -> None:
     """Issue 24, case 4: an event on record keeps its rate; the team corrects it if wrong."""
     assert_accepted(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1"))
