@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from ecfgrading.demo.events import CLUB_CONTROLS, EventKind, Games, PlayedEvent, PlayedPart, World
 from ecfgrading.demo.pairing import round_robin
+from ecfgrading.demo.people import grouped
 from ecfgrading.demo.play import STANDARD, play
 from ecfgrading.demo.seasons import season_label, spread, weeknight
 from ecfgrading.formats.results_model import Colour, PartKind
@@ -41,10 +42,8 @@ def _members(world: World, season: int) -> dict[int, IntArray]:
     """Club -> its active members; locations and clubs too small for a championship left out."""
     people = world.people
     active = np.flatnonzero(people.active(season))
-    clubs = people.club[active, season]
     found = {}
-    for club in np.unique(clubs).tolist():
-        players = active[clubs == club]
+    for club, players in grouped(active, people.club[active, season]):
         if not world.clubs[club].location and len(players) >= SMALLEST:
             found[club] = players
     return found

@@ -66,7 +66,7 @@ class Played:
     round: int | None = None
 
 
-_COLOURS: tuple[Colour | None, ...] = (None, Colour.WHITE, Colour.BLACK)
+COLOURS: tuple[Colour | None, ...] = (None, Colour.WHITE, Colour.BLACK)
 # A game's columns in ``Games.rows``; 0 stands for None in colour, board and round.
 FIRST, SECOND, CODE, DAY, COLOUR, BOARD, ROUND = range(7)
 
@@ -102,10 +102,23 @@ class Games(Sequence[Played]):
         codes = np.asarray(codes)
         rows = np.empty((len(codes), 7), dtype=np.int32)
         rows[:, FIRST], rows[:, SECOND], rows[:, CODE] = first, second, codes
-        rows[:, DAY], rows[:, COLOUR] = day.toordinal(), _COLOURS.index(colour)
+        rows[:, DAY], rows[:, COLOUR] = day.toordinal(), COLOURS.index(colour)
         rows[:, BOARD] = 0 if board is None else board
         rows[:, ROUND] = round or 0
         return cls(rows)
+
+    @classmethod
+    def boards(
+        cls, home: NDArray[np.int64], away: NDArray[np.int64], codes: ArrayLike, days: list[date]
+    ) -> list[Games]:
+        """Matches, one a row of ``home``, ``away`` and ``codes`` (boards 1, 2, 3...), the
+        row's match played on its day: each match's games, as ``of`` makes them."""
+        matches, boards = home.shape
+        rows = np.empty((matches, boards, 7), dtype=np.int32)
+        rows[..., FIRST], rows[..., SECOND], rows[..., CODE] = home, away, codes
+        rows[..., DAY] = np.array([day.toordinal() for day in days])[:, np.newaxis]
+        rows[..., COLOUR], rows[..., BOARD], rows[..., ROUND] = 0, np.arange(1, boards + 1), 0
+        return [cls(match) for match in rows]
 
     @classmethod
     def from_played(cls, games: Iterable[Played]) -> Games:
@@ -162,14 +175,14 @@ class Games(Sequence[Played]):
 
 
 def _row(game: Played) -> tuple[int, ...]:
-    colour = _COLOURS.index(game.colour)
+    colour = COLOURS.index(game.colour)
     day = game.day.toordinal()
     return (game.first, game.second, game.code, day, colour, game.board or 0, game.round or 0)
 
 
 def _played(row: list[int]) -> Played:
     first, second, code, day, colour, board, round_ = row
-    return Played(first, second, code, _day(day), _COLOURS[colour], board or None, round_ or None)
+    return Played(first, second, code, _day(day), COLOURS[colour], board or None, round_ or None)
 
 
 @dataclass(frozen=True)
@@ -196,11 +209,15 @@ class PlayedEvent:
 
     @property
     def first_day(self) -> date:
-        return _day(min(int(part.games.days.min()) for part in self.parts if part.games))
+        return _day(int(self._days.min()))
 
     @property
     def last_day(self) -> date:
-        return _day(max(int(part.games.days.max()) for part in self.parts if part.games))
+        return _day(int(self._days.max()))
+
+    @property
+    def _days(self) -> NDArray[np.int32]:
+        return np.concatenate([part.games.days for part in self.parts if part.games])
 
     @property
     def games(self) -> int:
@@ -209,8 +226,9 @@ class PlayedEvent:
     def players(self) -> list[int]:
         """The player list: ``order`` when given, then anyone else in order of appearance."""
         seen = dict.fromkeys(self.order)
-        for part in self.parts:
-            seen.update(dict.fromkeys(part.games.players()))
+        if self.parts:
+            sides = np.concatenate([part.games.rows[:, :2] for part in self.parts])
+            seen.update(dict.fromkeys(sides.ravel().tolist()))
         return list(seen)
 
 

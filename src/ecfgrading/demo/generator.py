@@ -144,9 +144,12 @@ class Federation:
         folder.mkdir(parents=True, exist_ok=True)
         written = [folder / FILENAME]
         written[0].write_bytes(self.start_list)
+        made: set[Path] = set()  # season folders, made once each
         for demo_file in self.files:
             path = folder / "results" / demo_file.folder / demo_file.filename
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                made.add(path.parent)
             path.write_bytes(demo_file.data)
             written.append(path)
         return written
@@ -303,7 +306,7 @@ def _demo_file(world: World, event: PlayedEvent, index: int) -> DemoFile:
         first_day=event.first_day,
         last_day=event.last_day,
         games=event.games,
-        uncoded=sum(1 for entry in written.results.players if not entry.code_text),
+        uncoded=written.uncoded,
         packed=zlib.compress(written.data, 1),
         pins=Pins(written.pins),
     )

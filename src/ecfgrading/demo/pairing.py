@@ -48,7 +48,9 @@ class Swiss:
         A player who cannot be paired in his group floats down to the next; the lowest
         left over gets the bye (not a game: it is not in the results file).
         """
-        order = sorted(range(self.count), key=lambda p: (-self.score[p], p))
+        # Highest score first, lower number first on a tie (the sort keeps the order of
+        # equals, reversed or not).
+        order = sorted(range(self.count), key=self.score.__getitem__, reverse=True)
         pairs: list[Pair] = []
         floaters: list[int] = []
         for group in _score_groups(order, self.score):
@@ -62,24 +64,28 @@ class Swiss:
         self, pairs: Sequence[Pair], white_points: Sequence[float], black_points: Sequence[float]
     ) -> None:
         """A round's results; a default scores its winner's point (a double default none)."""
+        score, whites, last_white, met = self.score, self.whites, self.last_white, self.met
         for (white, black), won, lost in zip(pairs, white_points, black_points, strict=True):
-            self.score[white] += won
-            self.score[black] += lost
-            self.whites[white] += 1
-            self.last_white[white], self.last_white[black] = True, False
-            self.met.update(((white, black), (black, white)))
+            score[white] += won
+            score[black] += lost
+            whites[white] += 1
+            last_white[white], last_white[black] = True, False
+            met.add((white, black))
+            met.add((black, white))
 
     def _fold(self, pool: list[int]) -> tuple[list[Pair], list[int]]:
         half = len(pool) // 2
         top, bottom = pool[:half], pool[half:]
         pairs = []
+        met = self.met
         for player in top:
-            partner = next((other for other in bottom if (player, other) not in self.met), None)
-            if partner is None:
+            for partner in bottom:  # the first he has not met
+                if (player, partner) not in met:
+                    bottom.remove(partner)
+                    pairs.append((player, partner))
+                    break
+            else:
                 bottom.insert(0, player)  # floats down with the unpaired
-                continue
-            bottom.remove(partner)
-            pairs.append((player, partner))
         return pairs, bottom
 
     def _leftovers(self, left: list[int]) -> list[Pair]:

@@ -82,7 +82,11 @@ class People:
 
     def strength_on(self, players: IntArray, season: int, day: date) -> FloatArray:
         """The hidden strength on a day: linear between the season's ends."""
-        share = season_fraction(season, day)
+        return self.strength_at(players, season, season_fraction(season, day))
+
+    def strength_at(self, players: IntArray, season: int, share: float | FloatArray) -> FloatArray:
+        """The hidden strength ``share`` of the way through the season (``season_fraction``;
+        an array of shares broadcasts against ``players``)."""
         before, after = self.strength[players, season], self.strength[players, season + 1]
         result: FloatArray = before + share * (after - before)
         return result
@@ -91,6 +95,18 @@ class People:
         code = self.code.copy()
         code[[one, other]] = code[[other, one]]
         return replace(self, code=code)
+
+
+def grouped(players: IntArray, keys: IntArray) -> list[tuple[int, IntArray]]:
+    """``(key, players[keys == key])`` for each key found, in ascending order: players
+    grouped by club at one sort, not one pass over them for each of 1,700 clubs."""
+    if len(players) == 0:
+        return []
+    order = np.argsort(keys, kind="stable")  # each group keeps the players' order
+    ranked = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], ranked[1:] != ranked[:-1])))
+    groups = np.split(players[order], starts[1:])
+    return list(zip(ranked[starts].tolist(), groups, strict=True))
 
 
 def make_people(rng: Rng, size: DemoSize, clubs: list[Club], counties: list[str]) -> People:

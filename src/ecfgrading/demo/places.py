@@ -7,7 +7,9 @@ it with an asterisk ('Dover*').
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -91,8 +93,9 @@ class Club:
         return f"{self.name}*" if self.location else self.name
 
 
-def towns(county: str) -> list[str]:
-    return [town.strip() for town in COUNTY_TOWNS[county].split(",")]
+@cache  # every results file's addresses and every tournament's title ask
+def towns(county: str) -> tuple[str, ...]:
+    return tuple(town.strip() for town in COUNTY_TOWNS[county].split(","))
 
 
 def counties(count: int) -> list[str]:
@@ -131,7 +134,7 @@ def _county_clubs(county: str, prefix: str, wanted: int, codes: set[str]) -> lis
     return clubs + [Club("", town, county, location=True) for town in locations]
 
 
-def _club_names(club_towns: list[str], wanted: int) -> list[str]:
+def _club_names(club_towns: Sequence[str], wanted: int) -> list[str]:
     """One club per town first, then second and third clubs in the bigger towns."""
     names = [
         town + suffix

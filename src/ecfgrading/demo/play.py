@@ -42,28 +42,60 @@ LEAGUE = PlayStyle(scale=50.0, draw_share=0.38, white_edge=4.0, default_share=0.
 
 def play(rng: Rng, white: FloatArray, black: FloatArray, style: PlayStyle) -> IntArray:
     """Result codes from white's side, one per game, defaults included."""
+    return results(white, black, style, result_draws(rng, len(white), style))
+
+
+def result_draws(rng: Rng, count: int, style: PlayStyle) -> FloatArray:
+    """The uniform draws that decide ``count`` games, as ``play`` makes them: each game's
+    result, then (with defaults) whether it was missed, then which side missed it; one
+    row each (shape (1, count), or (3, count) with defaults)."""
+    rows = 3 if style.default_share else 1
+    draws: FloatArray = rng.random(rows * count).reshape(rows, count)
+    return draws
+
+
+def results(white: FloatArray, black: FloatArray, style: PlayStyle, draws: FloatArray) -> IntArray:
+    """Result codes from white's side, games of any shape: ``draws`` holds their
+    ``result_draws`` rows, each of the games' shape (a league's matches played at once
+    are the results their matches played one by one would have been)."""
+    return decided(*bounds(white, black, style), style, draws)
+
+
+def bounds(white: FloatArray, black: FloatArray, style: PlayStyle) -> tuple[FloatArray, FloatArray]:
+    """Where a game's draw decides it (``decided``): below the first bound white wins,
+    below the second it is drawn, else white loses. Element by element: arrays that
+    broadcast give every pairing of their players."""
     expected = 1.0 / (1.0 + 10.0 ** (-(white - black + style.white_edge) / style.scale))
     # Weak players (juniors, beginners) blunder into decisive games more often.
-    calm = np.clip(0.4 + (white + black) / 400.0, 0.5, 1.3)
+    calm = np.minimum(np.maximum(0.4 + (white + black) / 400.0, 0.5), 1.3)
     drawn = style.draw_share * 4.0 * expected * (1.0 - expected) * calm
-    draw = rng.random(len(white))
-    codes = np.where(
-        draw < expected - drawn / 2, WIN, np.where(draw < expected + drawn / 2, DRAW, LOSS)
-    )
-    return _with_defaults(rng, codes.astype(np.int64), style.default_share)
+    half = drawn / 2
+    return expected - half, expected + half
 
 
-def _with_defaults(rng: Rng, codes: IntArray, share: float) -> IntArray:
+def decided(
+    win_below: FloatArray, draw_below: FloatArray, style: PlayStyle, draws: FloatArray
+) -> IntArray:
+    """Result codes from white's side, from the games' ``bounds`` and ``result_draws``."""
+    # Below the win's bound, below the draw's (never lower), or neither.
+    outcome = np.add(draws[0] < win_below, draws[0] < draw_below, dtype=np.int64)
+    codes: IntArray = _OUTCOMES[outcome]
+    if style.default_share:
+        _with_defaults(codes, draws[1] < style.default_share, draws[2])
+    return codes
+
+
+_OUTCOMES = np.array([LOSS, DRAW, WIN], dtype=np.int64)  # by the bounds the draw is below
+
+
+def _with_defaults(codes: IntArray, missed: NDArray[np.bool_], side: FloatArray) -> None:
     """A few games were never played: one side (now and then both) did not turn up."""
-    if not share:
-        return codes
-    missed, side = rng.random((2, len(codes)))
-    missed = missed < share
-    defaults = np.where(
+    if not missed.any():
+        return
+    side = side[missed]
+    codes[missed] = np.where(
         side < 0.48, DEFAULT_WIN, np.where(side < 0.96, DEFAULT_LOSS, DOUBLE_DEFAULT)
     )
-    result: IntArray = np.where(missed, defaults, codes)
-    return result
 
 
 # Each side's score by result code, for pairing (a default counts as its winner's point).
@@ -76,9 +108,11 @@ def points(codes: IntArray) -> tuple[FloatArray, FloatArray]:
     return _FIRST_POINTS[codes], _SECOND_POINTS[codes]
 
 
+_SWAP = {WIN: LOSS, LOSS: WIN, DEFAULT_WIN: DEFAULT_LOSS, DEFAULT_LOSS: DEFAULT_WIN}
+_REVERSED = np.array([_SWAP.get(code, code) for code in range(6)], dtype=np.int64)
+
+
 def reversed_codes(codes: IntArray) -> IntArray:
     """The same results from the other side: PIN1 and PIN2 swapped."""
-    swap = {WIN: LOSS, LOSS: WIN, DEFAULT_WIN: DEFAULT_LOSS, DEFAULT_LOSS: DEFAULT_WIN}
-    table = np.array([swap.get(code, code) for code in range(6)], dtype=np.int64)
-    result: IntArray = table[codes]
+    result: IntArray = _REVERSED[codes]
     return result

@@ -10,6 +10,7 @@ it: their codes reach the system only when a results file quotes them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,6 +34,11 @@ SECOND_CLUB_SHARE = 0.08
 RAPID_OFFSET = (-3.0, 9.0)  # a player's rapid grade against his standard one: mean, sd
 
 
+@cache  # a member by its value: the call is slow, 40,000 rows ask
+def _category(value: str) -> Category:
+    return Category(value)
+
+
 @dataclass(frozen=True)
 class RateColumns:
     """One rate's figures per player; grade -1 where the player has none."""
@@ -47,7 +53,7 @@ class RateColumns:
             return RateGrade()
         previous = int(self.previous[player])
         return RateGrade(
-            Category(self.category[player]),
+            _category(self.category[player]),
             int(self.grade[player]),
             previous if previous >= 0 else None,
             int(self.games[player]),

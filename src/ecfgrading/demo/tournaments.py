@@ -29,7 +29,16 @@ from ecfgrading.demo.events import (
 )
 from ecfgrading.demo.pairing import Swiss, round_robin
 from ecfgrading.demo.places import towns
-from ecfgrading.demo.play import BLITZ, RAPID, STANDARD, PlayStyle, play, points
+from ecfgrading.demo.play import (
+    BLITZ,
+    RAPID,
+    STANDARD,
+    PlayStyle,
+    bounds,
+    decided,
+    points,
+    result_draws,
+)
 from ecfgrading.demo.seasons import age_date, weekends
 from ecfgrading.engine.rateplay import TimeControl
 from ecfgrading.formats.results_model import Colour, PartKind
@@ -148,12 +157,12 @@ def tournaments(
     world: World, season: int, fmt: Format, budget: int, least: int = 0
 ) -> list[PlayedEvent]:
     """Events of one format until the season's budget of games is spent (``least`` at least)."""
-    appetite = _appetite(world, season, fmt)
+    field = _Field(world, season, _appetite(world, season, fmt))
     events: list[PlayedEvent] = []
     spent = 0
     dates = weekends(season, *fmt.months)
-    while (spent < budget or len(events) < least) and np.count_nonzero(appetite) >= 4:
-        event = _tournament(world, season, fmt, appetite, dates, budget - spent)
+    while (spent < budget or len(events) < least) and len(field.willing) >= 4:
+        event = _tournament(world, season, fmt, field, dates, budget - spent)
         if event is None:
             break
         events.append(event)
@@ -224,11 +233,7 @@ def _circuit_weekend(
     field = max(SMALLEST_FIELD, len(regulars) + 4, min(field, round(2 * games / rounds)))
     weights = appetite * np.where(world.county_of(season) == host, HOST_PULL, 1.0)
     others = min(field - len(regulars), int(np.count_nonzero(weights)))
-    drawn = (
-        rng.choice(len(weights), others, replace=False, p=weights / weights.sum())
-        if others > 0
-        else np.zeros(0, dtype=np.int64)
-    )
+    drawn = weighted_sample(rng, weights, others) if others > 0 else np.zeros(0, dtype=np.int64)
     entrants = np.concatenate([regulars, drawn.astype(np.int64)])
     days = CIRCUIT.days(saturday, rounds)
     county = world.counties[host]
@@ -260,15 +265,39 @@ def _appetite(world: World, season: int, fmt: Format) -> FloatArray:
     return result
 
 
+class _Field:
+    """Who may enter a season's events of one format, and how likely, by host county.
+
+    The same for every event of the season: drawn once, not for each event over the
+    whole federation (a national demo plays 700 tournaments a season).
+    """
+
+    def __init__(self, world: World, season: int, appetite: FloatArray) -> None:
+        self.appetite = appetite
+        self.willing = np.flatnonzero(appetite)
+        self._county = world.county_of(season)
+        self._chances: dict[int, FloatArray] = {}
+
+    def entrants(self, rng: np.random.Generator, host: int, count: int) -> IntArray:
+        """``count`` players, those of the host county HOST_PULL times likelier: as
+        ``weighted_sample`` draws them from every player's weight."""
+        chances = self._chances.get(host)
+        if chances is None:
+            weights = self.appetite * np.where(self._county == host, HOST_PULL, 1.0)
+            chances = self._chances[host] = weights[self.willing] / weights.sum()
+        drawn = rng.choice(len(self.willing), count, replace=False, p=chances)
+        result: IntArray = self.willing[drawn]
+        return result
+
+
 def _tournament(
-    world: World, season: int, fmt: Format, appetite: FloatArray, dates: list[date], left: int
+    world: World, season: int, fmt: Format, field: _Field, dates: list[date], left: int
 ) -> PlayedEvent | None:
     rng = world.rng
     host = int(rng.integers(len(world.counties)))
     rounds = int(rng.choice(fmt.rounds))
-    wanted = _entrants(world, fmt, appetite, rounds, left)
-    weights = appetite * np.where(world.county_of(season) == host, HOST_PULL, 1.0)
-    entrants = rng.choice(len(weights), wanted, replace=False, p=weights / weights.sum())
+    wanted = _entrants(world, fmt, len(field.willing), rounds, left)
+    entrants = field.entrants(rng, host, wanted)
     days = fmt.days(dates[int(rng.integers(len(dates)))], rounds)
     parts = _sections(world, season, fmt, entrants, rounds, days)
     if not parts:
@@ -286,10 +315,24 @@ def _tournament(
     )
 
 
-def _entrants(world: World, fmt: Format, appetite: FloatArray, rounds: int, left: int) -> int:
+def weighted_sample(rng: np.random.Generator, weights: FloatArray, count: int) -> IntArray:
+    """``rng.choice(len(weights), count, replace=False, p=weights / weights.sum())``: the
+    same draws and the same players, drawn among those of some weight only.
+
+    Each pass of the choice sums its probabilities cumulatively; over the whole
+    federation that was the tournaments' biggest cost. Players of no weight change no
+    cumulative sum and are never drawn, so leaving them out changes nothing (the total
+    is still summed over every player, as the choice's caller did).
+    """
+    able = np.flatnonzero(weights)
+    drawn = rng.choice(len(able), count, replace=False, p=weights[able] / weights.sum())
+    result: IntArray = able[drawn]
+    return result
+
+
+def _entrants(world: World, fmt: Format, willing: int, rounds: int, left: int) -> int:
     """A lognormal field, no bigger than the players willing or the budget left needs."""
     drawn = int(fmt.entrants * world.rng.lognormal(0.0, 0.45))
-    willing = int(np.count_nonzero(appetite))
     needed = max(8, 2 * left // rounds + 8)
     return max(4, min(drawn, willing * 2 // 5, needed, 400))
 
@@ -353,40 +396,54 @@ def section_games(
     style: PlayStyle,
 ) -> Games:
     """A Swiss (or, for a handful of players, an all-play-all) in rating order."""
-    strength = world.people.strength_on(players, season, days[0])
+    odds = _Odds(world.people.strength_on(players, season, days[0]), style)
     if len(players) <= rounds + 1:
-        return _all_play_all(world, players, strength, days, style)
+        return _all_play_all(world, players, odds, days)
     swiss = Swiss(len(players))
     games: list[Games] = []
     for number in range(rounds):
         pairs = swiss.pairings()
-        codes = _results(world, strength, pairs, style)
+        sides = _sides(pairs)
+        codes = odds.results(world.rng, sides)
         swiss.record(pairs, *(side.tolist() for side in points(codes)))
-        games.append(_played(players, pairs, codes, days[number], number + 1))
+        games.append(_played(players, sides, codes, days[number], number + 1))
     return Games.join(games)
 
 
-def _all_play_all(
-    world: World, players: IntArray, strength: FloatArray, days: list[date], style: PlayStyle
-) -> Games:
+class _Odds:
+    """A section's games' ``bounds`` for every pairing of its players, white first (by
+    their numbers in the section): worked out once for all its rounds."""
+
+    def __init__(self, strength: FloatArray, style: PlayStyle) -> None:
+        self.style = style
+        white, black = strength[:, np.newaxis], strength[np.newaxis, :]
+        self.win_below, self.draw_below = bounds(white, black, style)
+
+    def results(self, rng: np.random.Generator, sides: IntArray) -> IntArray:
+        """The results of a round's pairings (``_sides``), as ``play`` draws them."""
+        white, black = sides[:, 0], sides[:, 1]
+        draws = result_draws(rng, len(sides), self.style)
+        return decided(
+            self.win_below[white, black], self.draw_below[white, black], self.style, draws
+        )
+
+
+def _all_play_all(world: World, players: IntArray, odds: _Odds, days: list[date]) -> Games:
     games: list[Games] = []
     for number, pairs in enumerate(round_robin(len(players))[: len(days)]):
-        codes = _results(world, strength, pairs, style)
-        games.append(_played(players, pairs, codes, days[number], number + 1))
+        sides = _sides(pairs)
+        codes = odds.results(world.rng, sides)
+        games.append(_played(players, sides, codes, days[number], number + 1))
     return Games.join(games)
 
 
-def _results(
-    world: World, strength: FloatArray, pairs: list[tuple[int, int]], style: PlayStyle
-) -> IntArray:
-    white = strength[[one for one, _ in pairs]]
-    black = strength[[two for _, two in pairs]]
-    return play(world.rng, white, black, style)
+def _sides(pairs: list[tuple[int, int]]) -> IntArray:
+    """The pairs as an array: white's column, then black's."""
+    result: IntArray = np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
+    return result
 
 
-def _played(
-    players: IntArray, pairs: list[tuple[int, int]], codes: IntArray, day: date, number: int
-) -> Games:
+def _played(players: IntArray, sides: IntArray, codes: IntArray, day: date, number: int) -> Games:
     """PIN1 is white, as most tournament programs write it."""
-    white, black = (players[[pair[side] for pair in pairs]] for side in (0, 1))
+    white, black = players[sides[:, 0]], players[sides[:, 1]]
     return Games.of(white, black, codes, day, colour=Colour.WHITE, round=number)
