@@ -10,6 +10,7 @@ database, which needs no password under trust authentication. Pure tests (engine
 formats) use no database and run unchanged either way.
 """
 
+import gc
 import os
 from collections.abc import Iterator
 
@@ -28,6 +29,18 @@ def _static_files_without_collectstatic() -> Iterator[None]:
     }
     with override_settings(STORAGES=storages):
         yield
+
+
+@pytest.fixture
+def collector_on() -> Iterator[None]:
+    """The cycle collector on for the test, as it was after (ecfgrading.collector)."""
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        yield
+    finally:
+        if not was:
+            gc.disable()
 
 
 @pytest.fixture(autouse=True)

@@ -11,17 +11,6 @@ import pytest
 from ecfgrading.collector import BATCH_GC_THRESHOLD, collector_paused, fewer_collections
 
 
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    try:
-        yield
-    finally:
-        if not was:
-            gc.disable()
-
-
 def test_the_collector_is_off_inside_and_on_again_after(collector_on: None) -> None:
     with collector_paused():
         assert not gc.isenabled()

@@ -5,23 +5,9 @@ collector as it found it, whatever happened."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-
-import pytest
 
 from ecfgrading.formats import parse_results, read_results_bytes
 from tests.formats.samples import SPEC_EXAMPLE
-
-
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    try:
-        yield
-    finally:
-        if not was:
-            gc.disable()
 
 
 def test_reading_a_file_leaves_no_cyclic_garbage(collector_on: None) -> None:

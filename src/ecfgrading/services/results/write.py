@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from ecfgrading.engine.periods import season_of
-from ecfgrading.engine.rateplay import TimeControl, rate_of_play
+from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControl, rate_of_play
 from ecfgrading.engine.types import NotGraded, Rate
 from ecfgrading.formats.results_model import (
     Colour,
@@ -202,13 +202,7 @@ _FILE_SETS = (
     "rate",
     "not_graded_reason",
     "environment",
-    "minutes_for_game",
-    "moves_first_session",
-    "minutes_first_session",
-    "moves_second_session",
-    "minutes_second_session",
-    "minutes_rest_of_game",
-    "seconds_per_move",
+    *CONTROL_FIELDS,  # store_time_control's
     "officer_name",
     "status",
     "updated_at",
