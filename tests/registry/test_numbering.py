@@ -9,6 +9,7 @@ from ecfgrading.engine.codes import GradingCode, InvalidCode
 from ecfgrading.registry.models import Player, PlayerAlias
 from ecfgrading.registry.numbering import (
     CodesExhausted,
+    code_held,
     issue_code,
     issue_codes,
     note_codes_on_record,
@@ -112,6 +113,21 @@ def test_a_merged_players_code_resolves_through_every_merge(make_player) -> None
 
 def test_an_unknown_code_resolves_to_nothing() -> None:
     assert resolve_code("233310H") is None
+
+
+def test_a_code_is_held_by_a_player_an_alias_or_a_merged_record_and_nothing_else(
+    make_player,
+) -> None:
+    """code_held agrees with resolve_code finding someone: a player's code, an alias's,
+    a merged record's; not a code next to them, nor one no one has."""
+    survivor = make_player(code=233310)
+    make_player("Smith", "J", code=233312, merged_into=survivor)
+    PlayerAlias.objects.create(code=233314, player=survivor)
+
+    held = {number for number in range(233309, 233316) if code_held(number)}
+
+    assert held == {233310, 233312, 233314}
+    assert held == {n for n in range(233309, 233316) if resolve_code(n) is not None}
 
 
 def test_resolving_a_code_with_a_wrong_check_letter_says_what_was_expected() -> None:

@@ -20,6 +20,7 @@ from ecfgrading.formats.event_codes import MAX_LENGTH, event_code_problem
 from ecfgrading.formats.results_model import ResultsFile
 from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
+    AuditLog,
     Club,
     ClubMembership,
     Event,
@@ -467,6 +468,19 @@ def test_a_registered_event_takes_its_files_details_and_keeps_the_teams() -> Non
         "A",
     )
     assert event.updated_at > stamp
+    # The import's audit entry: the registered row as it was read, beside what the file
+    # made of it; the kind and the deadline, which the file leaves alone, are not in it.
+    entry = AuditLog.objects.filter(action="import results").latest("id")
+    assert entry.details["before"] == {
+        "name": "Anytown Congress",
+        "start_date": "2013-05-11",
+        "status": "registered",
+    }
+    assert entry.details["after"] == {
+        "name": "Anytown Open",
+        "start_date": "2013-05-10",
+        "status": "received",
+    }
 
 
 def test_a_later_file_cannot_change_the_rate_an_earlier_file_gave_the_event() -> None:

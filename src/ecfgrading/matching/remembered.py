@@ -29,6 +29,12 @@ from ecfgrading.matching.names import parse_name
 _UNDECIDED = frozenset({DecisionKind.PENDING, DecisionKind.CREATE_NEW})
 
 
+def undecided(decision: Decision) -> bool:
+    """Whether the matcher left the player to a person or to a new record: the only
+    players a remembered decision may identify (the module's rule)."""
+    return decision.kind in _UNDECIDED
+
+
 def spelling_key(written: str) -> str:
     """A name as written, folded: 'SMYTH, J.' and 'Smyth, J' agree; 'Smyth, John' not."""
     name = parse_name(written)
@@ -64,7 +70,7 @@ def recall(
     ``decision`` is the matcher's; the team's decision is taken only where the matcher
     could not decide by itself (the module's rule).
     """
-    if decision.kind not in _UNDECIDED:
+    if not undecided(decision):
         return None
     met = [one for one in remembered if one.same_spelling(entry) and one.club_agrees(entry)]
     here = [one for one in met if one.event_id == event_id]

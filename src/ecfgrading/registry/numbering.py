@@ -115,6 +115,12 @@ def resolve_code(code: GradingCode | str | int) -> Player | None:
     return player.surviving() if player else None
 
 
+def code_held(number: int) -> bool:
+    """Whether a player or an alias holds the code ``number`` (``resolve_code`` finds
+    someone): one plain statement, where ``resolve_code`` takes two ORM queries."""
+    return bool(_held_between(number - 1, number))
+
+
 def player_on_record(code: str, error: type[ServiceError] = NotFound) -> Player:
     """The surviving player holding ``code``; ``error`` (a ServiceError) when the code is
     malformed (kind invalid) or held by no one (kind not found)."""

@@ -30,7 +30,7 @@ from ecfgrading.registry.models import (
     Player,
     Submission,
 )
-from ecfgrading.registry.numbering import issue_code, player_on_record, resolve_code
+from ecfgrading.registry.numbering import code_held, issue_code, player_on_record
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
@@ -323,6 +323,6 @@ def _code_for(case: PendingIdentification) -> int:
         given = GradingCode.parse(case.code_text) if case.code_text else None
     except InvalidCode:
         given = None
-    if given is not None and resolve_code(given) is None:
+    if given is not None and not code_held(given.number):
         return given.number  # held now, so the sequence will skip it
     return issue_code().number

@@ -173,11 +173,14 @@ _Row = tuple[int, int, date, int | None, str, bool, int, str, str, int | None, i
 
 
 def _games_between(players: set[int], first: date, last: date) -> list[_Row]:
-    """Every game on record between two of ``players`` from ``first`` to ``last``, with
-    its file's status, event code and index: one statement (one per IN_CHUNK players
-    of the first side). Only the players' indexes in SQL: filtering on rate or status
-    there led SQLite to scan a whole rate instead. A plain statement: it runs for every
-    file checked, and building it through the ORM costs more than the database takes."""
+    """Every graded game on record between two of ``players`` from ``first`` to
+    ``last``, with its file's status, event code and index: one statement (one per
+    IN_CHUNK players of the first side). Only the players' indexes in SQL: filtering on
+    rate or status there led SQLite to scan a whole rate instead; ``graded`` is the
+    index's second column, and with it the days bound the scan of each player's games
+    (issue 25: a player's games of every season were read before, 0.9 -> 0.5 ms a file
+    on the national demo). A plain statement: it runs for every file checked, and
+    building it through the ORM costs more than the database takes."""
     ids = sorted(players)
     marks = ", ".join(["%s"] * len(ids))
     rows: list[_Row] = []
@@ -186,7 +189,7 @@ def _games_between(players: set[int], first: date, last: date) -> list[_Row]:
             chunk = ids[start : start + IN_CHUNK]
             sql = _between_sql(", ".join(["%s"] * len(chunk)), marks)
             when = [connection.ops.adapt_datefield_value(day) for day in (first, last)]
-            cursor.execute(sql, [*chunk, *ids, *when])
+            cursor.execute(sql, [*chunk, *ids, True, *when])
             rows += [_typed(row) for row in cursor.fetchall()]
     return rows
 
@@ -251,5 +254,5 @@ def _between_sql(first_side: str, second_side: str) -> str:
         f"FROM {quote(Game._meta.db_table)} g JOIN {quote(Submission._meta.db_table)} s "
         f"ON s.{quote(Submission._meta.pk.column)} = {game('submission')} "
         f"WHERE {game('player1')} IN ({first_side}) AND {game('player2')} IN ({second_side}) "
-        f"AND {game('game_date')} BETWEEN %s AND %s"
+        f"AND {game('graded')} = %s AND {game('game_date')} BETWEEN %s AND %s"
     )
