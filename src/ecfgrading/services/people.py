@@ -19,6 +19,7 @@ from ecfgrading.formats.gradelist import GradeListRow
 from ecfgrading.formats.names import full_name
 from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_model import PlayerEntry
+from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import PendingIdentification, Player
 
 # FIDE ids have at most 10 digits; Player.fide_id (a 64-bit column) holds every one.
@@ -77,6 +78,15 @@ class PlayerDetails:
             membership_no=self.membership_no,
             nation=self.nation or Player._meta.get_field("nation").default,
         )
+
+
+def insert_new_players(players: list[Player]) -> list[Player]:
+    """New records on file by one plain statement, each with the search key its save
+    would give it (``Player.save``): an import's new players, and the queue's."""
+    for player in players:
+        player.name_key = player.search_key()
+    insert_instances(players)
+    return players
 
 
 def normalise(raw: RawDetails) -> tuple[PlayerDetails, tuple[Problem, ...]]:

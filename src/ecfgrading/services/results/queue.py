@@ -34,7 +34,7 @@ from ecfgrading.registry.numbering import code_held, issue_code, player_on_recor
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
-from ecfgrading.services.people import from_case, normalise
+from ecfgrading.services.people import from_case, insert_new_players, normalise
 from ecfgrading.services.results.registry_cache import RegistryCache
 from ecfgrading.services.results.remembered import Decided, remember_cases
 
@@ -313,9 +313,7 @@ def _new_player(case: PendingIdentification) -> Player:
     them again gives the same record any import would.
     """
     details, _ = normalise(from_case(case))
-    player = details.new_player(_code_for(case))
-    player.save()
-    return player
+    return insert_new_players([details.new_player(_code_for(case))])[0]
 
 
 def _code_for(case: PendingIdentification) -> int:

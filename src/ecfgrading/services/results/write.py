@@ -38,7 +38,7 @@ from ecfgrading.registry.models import (
 from ecfgrading.registry.numbering import issue_codes, reserve_game_sequence
 from ecfgrading.services.audit import EVENT_FIELDS, changed, snapshot
 from ecfgrading.services.changes import Mark, note_changed
-from ecfgrading.services.people import PlayerDetails, width
+from ecfgrading.services.people import PlayerDetails, insert_new_players, width
 from ecfgrading.services.results.import_report import (
     ImportReport,
     NewPlayer,
@@ -306,9 +306,7 @@ def place_players(plan: Plan, clubs: dict[int, int], cache: RegistryCache) -> _P
         if d.kind is DecisionKind.LINK and d.player_id is not None
     }
     new = _new_players(plan)
-    for _, player, _ in new:
-        player.name_key = player.search_key()  # as Player.objects.bulk_create keeps it
-    insert_instances([player for _, player, _ in new])
+    insert_new_players([player for _, player, _ in new])
     records = []
     for pin, player, _ in new:
         club = cache.club_names.get(clubs.get(pin, -1), ("", ""))
