@@ -272,6 +272,7 @@ def test_a_players_details_are_corrected_and_private_values_never_made_public(
 
     smith.refresh_from_db()
     assert (smith.surname, smith.sex, smith.date_of_birth) == ("Smyth", "F", dt.date(1990, 4, 2))
+    assert smith.born_noted_at is not None  # learnt now: replays of lists before leave it out
     assert "surname Smith → Smyth" in done.what and "date of birth (private)" in done.what
     assert "1990" not in done.what
     entry = AuditLog.objects.get(action="player.details")

@@ -43,7 +43,10 @@ def test_a_duplicate_record_merged_in_brings_its_games_to_the_survivors_grade() 
     assert (entry.start_grade, entry.start_source) == (150, "previous")
     assert entry.unrounded == pytest.approx((9 * 150 + 200) / 10)
     assert not ListEntry.objects.filter(player=duplicate).exists()
-    assert Player.objects.get(id=known.id).date_of_birth == date(1980, 1, 1)  # filled in
+    survivor = Player.objects.get(id=known.id)
+    assert survivor.date_of_birth == date(1980, 1, 1)  # filled in
+    # ... learnt by the merge, before 2010-07 was computed: a replay of it reads it too
+    assert survivor.born_noted_at is not None and survivor.born_noted_at < entry.version.computed_at
 
 
 def test_the_absorbed_records_previous_grade_becomes_the_survivors() -> None:

@@ -15,6 +15,7 @@ from ecfgrading.registry.models import ListEntry, ListVersion, Player
 from ecfgrading.services.grading.compute import compute_version, publish_version
 from ecfgrading.services.grading.regrade import check_span, regrade, span
 from ecfgrading.services.results.ingest import import_files
+from ecfgrading.services.results.registry_cache import RegistryCache
 from tests.e2e.federation import Federation
 
 pytestmark = pytest.mark.django_db
@@ -123,6 +124,17 @@ def test_as_published_a_result_received_since_publication_is_left_out() -> None:
     again = {c.list_id: c for c in regrade("2011-07", "2012-07") if c.draft}
     assert not any(c.resumed for c in again.values())
     assert again["2012-07"].changed == 1
+
+
+def test_as_published_a_date_of_birth_learnt_since_publication_is_left_out() -> None:
+    """A later file gives Keen's date of birth: he is a junior of 2012-07 (G20) now, but
+    the published version did not know it, and read as published neither does its replay."""
+    _fed, keen = _history()
+    RegistryCache.load().note_births({keen.id: date(1996, 1, 1)})  # as an import does
+
+    assert all(c.differs == 0 for c in regrade("2011-07", "2012-07", as_published=True))
+    now = {c.list_id: c for c in regrade("2011-07", "2012-07") if c.draft}
+    assert now["2012-07"].changed == 1  # read as on record now, he is a junior
 
 
 def test_an_interrupted_run_goes_on_where_it_stopped() -> None:

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from django.db.models import BigIntegerField, CharField, Func, Value
+from django.db.models import BigIntegerField, CharField, Func, Q, Value
 from django.db.models.functions import Cast, Coalesce
 
 from ecfgrading.engine.eras import rules_for
@@ -111,7 +111,7 @@ def load_inputs(
         previous=_positive(previous),
         other_rate=_positive(_grades(sources.other_rate, ids, survivors)),
         assigned=_assigned(list_id, rate, ids, survivors),
-        birth=_births(ids, survivors),
+        birth=_births(ids, survivors, received_by),
     )
     history = _history(list_id, sources, ids, rate, survivors, rules)
     inputs = ListInputs(list_id, rate, players, games, history)
@@ -284,13 +284,14 @@ def _assigned(list_id: ListId, rate: Rate, ids: IntArray, survivors: Survivors) 
     return _placed(ids, latest, np.nan, np.float64)
 
 
-def _births(ids: IntArray, survivors: Survivors) -> np.ndarray:  # type: ignore[type-arg]
-    rows = (
-        Player.objects.filter(date_of_birth__isnull=False)
-        .order_by()
-        .annotate(day=_iso("date_of_birth"))
-        .values_list("id", "day")
-    )
+def _births(ids: IntArray, survivors: Survivors, received_by: datetime | None) -> np.ndarray:  # type: ignore[type-arg]
+    """Dates of birth on record (G20); with ``received_by``, only those known by then: a
+    date a later results file (or a correction, a merge) gave is left out, as the games of
+    that file are."""
+    born = Player.objects.filter(date_of_birth__isnull=False)
+    if received_by is not None:
+        born = born.filter(Q(born_noted_at__isnull=True) | Q(born_noted_at__lte=received_by))
+    rows = born.order_by().annotate(day=_iso("date_of_birth")).values_list("id", "day")
     known = survivors.pick(dict(fetch(rows)))
     return _placed(ids, known, np.datetime64("NaT"), "datetime64[D]")
 

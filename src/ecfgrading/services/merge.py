@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from ecfgrading.registry.models import AuditLog, Player
 from ecfgrading.registry.numbering import player_on_record
@@ -71,5 +72,8 @@ def _fill_in(kept: Player, gone: Player) -> None:
     ]
     for name in changed:
         setattr(kept, name, getattr(gone, name))
+    if "date_of_birth" in changed:  # learnt by the survivor now (a replay reads it after)
+        kept.born_noted_at = timezone.now()
+        changed.append("born_noted_at")
     if changed:
         kept.save(update_fields=changed)

@@ -167,6 +167,12 @@ class Player(models.Model):
         blank=True,
         help_text="Private: never public, in the API or in a published file.",
     )
+    born_noted_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the date of birth was learnt after the record was made (a later "
+        "results file, a correction, a merge); empty: with the record (created_at).",
+    )
     # Player lookups match a prefix of this (matching.names.search_key): kept in step by
     # save() and PlayerQuerySet; compared byte-wise (collation "C" on PostgreSQL).
     name_key = models.CharField(max_length=210, editable=False, default="")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import NamedTuple, TypeVar
+
+from django.utils import timezone
 
 from ecfgrading.registry.bulk import IN_CHUNK, update_rows
 from ecfgrading.registry.inserts import insert_returning
@@ -44,6 +46,7 @@ class _SeasonsUpdate(NamedTuple):
 
 class _BirthUpdate(NamedTuple):
     date_of_birth: date
+    born_noted_at: datetime  # when it was learnt: a replay of a list reads it only if by then
     id: int
 
 
@@ -170,8 +173,11 @@ class RegistryCache:
         Returns the players changed in place: the caller notes them (``note_changed``,
         once for the whole file), so that other importers' views learn it.
         """
+        now = timezone.now()
         missing = [
-            _BirthUpdate(day, pid) for pid, day in births.items() if pid not in self.births_known
+            _BirthUpdate(day, now, pid)
+            for pid, day in births.items()
+            if pid not in self.births_known
         ]
         update_rows(Player, _BirthUpdate._fields[:-1], missing)
         self.births_known.update(row.id for row in missing)

@@ -358,10 +358,13 @@ def correct_details(code: str, details: Details, asked: Asked) -> Corrected:
         take_registry_lock()  # it changes who is who, as importers match names
         player = Player.objects.select_for_update().get(id=player_on_record(code).id)
         plan = _details_plan(player, details)
-        for name, value in plan.fields.items():
+        fields = dict(plan.fields)
+        if player.date_of_birth is None and fields.get("date_of_birth") is not None:
+            fields["born_noted_at"] = timezone.now()  # learnt now: a replay reads it after
+        for name, value in fields.items():
             setattr(player, name, value)
-        if plan.fields:
-            player.save(update_fields=list(plan.fields))
+        if fields:
+            player.save(update_fields=list(fields))
         _rejoin(player, details)
         note_changed([player.id])
         record_change(
