@@ -100,6 +100,33 @@ def test_staff_see_the_date_of_birth(admin_client, make_player) -> None:
     assert 'value="02/03/2001"' in response.content.decode()
 
 
+def test_a_date_of_birth_given_in_the_admin_is_noted_as_learnt_then(
+    admin_client, make_player
+) -> None:
+    """A date the record lacked is learnt now: a replay of a list published before
+    (regrade --as-published) leaves it out; changing a known date notes nothing."""
+    player = make_player()
+    form = {
+        "surname": player.surname,
+        "forenames": player.forenames,
+        "sex": "M",
+        "date_of_birth": "02/03/2001",
+        "nation": "ENG",
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
+
+    response = admin_client.post(url(Player, "change", player.pk), form)
+    assert response.status_code == 302, response.content.decode()
+    player.refresh_from_db()
+    assert player.date_of_birth == date(2001, 3, 2) and player.born_noted_at is not None
+    noted = player.born_noted_at
+
+    admin_client.post(url(Player, "change", player.pk), {**form, "date_of_birth": "03/03/2001"})
+    player.refresh_from_db()
+    assert (player.date_of_birth, player.born_noted_at) == (date(2001, 3, 3), noted)
+
+
 def test_a_player_added_in_the_admin_is_issued_a_code(admin_client, make_player) -> None:
     last = make_player()
     form = {

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils import timezone
 
 from ecfgrading.registry.admin.base import CodeSearchAdmin, ReadOnlyAdmin
 from ecfgrading.registry.models import (
@@ -67,11 +68,11 @@ class PlayerAdmin(CodeSearchAdmin):
     list_filter = ("sex", "nation")
     list_select_related = ("merged_into",)
     search_fields = ("surname", "forenames", "=membership_no")
-    readonly_fields = ("ref", "merged_into", "created_at", "updated_at")
+    readonly_fields = ("ref", "merged_into", "born_noted_at", "created_at", "updated_at")
     fields = (
         "ref",
         ("surname", "forenames"),
-        ("sex", "date_of_birth"),
+        ("sex", "date_of_birth", "born_noted_at"),
         ("nation", "fide_id", "membership_no"),
         "merged_into",
         ("created_at", "updated_at"),
@@ -86,6 +87,8 @@ class PlayerAdmin(CodeSearchAdmin):
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
         if not change:
             obj.code = issue_code().number  # G28: codes are issued by the system
+        elif obj.date_of_birth is not None and form.initial.get("date_of_birth") is None:
+            obj.born_noted_at = timezone.now()  # learnt now: replays of lists before leave it
         super().save_model(request, obj, form, change)
 
 
