@@ -286,8 +286,8 @@ def _assigned(list_id: ListId, rate: Rate, ids: IntArray, survivors: Survivors) 
 
 def _births(ids: IntArray, survivors: Survivors, received_by: datetime | None) -> np.ndarray:  # type: ignore[type-arg]
     """Dates of birth on record (G20); with ``received_by``, only those known by then: a
-    date a later results file (or a correction, a merge) gave is left out, as the games of
-    that file are."""
+    date a later results file (or a correction, a merge, the admin) gave is left out, as
+    the games of that file are (``Player.born_noted_at``)."""
     born = Player.objects.filter(date_of_birth__isnull=False)
     if received_by is not None:
         born = born.filter(Q(born_noted_at__isnull=True) | Q(born_noted_at__lte=received_by))

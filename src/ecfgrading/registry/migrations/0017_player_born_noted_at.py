@@ -15,8 +15,8 @@ class Migration(migrations.Migration):
             field=models.DateTimeField(
                 blank=True,
                 help_text="When the date of birth was learnt after the record was made (a "
-                "later results file, a correction, a merge); empty: with the record "
-                "(created_at).",
+                "later results file, a correction, a merge, the admin); empty: with the "
+                "record.",
                 null=True,
             ),
         ),

@@ -171,7 +171,7 @@ class Player(models.Model):
         null=True,
         blank=True,
         help_text="When the date of birth was learnt after the record was made (a later "
-        "results file, a correction, a merge); empty: with the record (created_at).",
+        "results file, a correction, a merge, the admin); empty: with the record.",
     )
     # Player lookups match a prefix of this (matching.names.search_key): kept in step by
     # save() and PlayerQuerySet; compared byte-wise (collation "C" on PostgreSQL).
