@@ -39,6 +39,7 @@ from ecfgrading.registry.models import (
     StoredGamePoints,
     StoredPeriodTotal,
 )
+from ecfgrading.registry.packed import STORED_ROW, packed_points
 
 _RESULT = {code.text: int(code) for code in ResultCode}
 # _BY_ID: the entries, totals and points of a version in player id order, which their
@@ -355,23 +356,20 @@ def _stored_games(
 ) -> StoredGames:
     """G15, G34: every stored game of P1 and P2 of the players in this list, each read
     from the versions of its period and dated in it (a game is counted in one period).
-    One query per version, its rows read as the database gives them and laid into
-    columns by numpy (``_STORED_ROW``) a chunk at a time (``fetch_array``)."""
+    A version computed here is read from its packed copy (registry.packed), one row; any
+    other by one query, its rows read as the database gives them and laid into columns
+    by numpy (``STORED_ROW``) a chunk at a time (``fetch_array``)."""
+    wanted = [version.id for k in (1, 2) for version in sources.periods.get(k, [])]
+    packed = packed_points(wanted)
     parts: list[tuple[int, np.ndarray]] = []  # type: ignore[type-arg]
     for k in (1, 2):
         for version in sources.periods.get(k, []):
-            query = (
-                StoredGamePoints.objects.filter(
-                    version=version,
-                    period=0,
-                    date__gte=periods[k].start,
-                    date__lte=periods[k].end,
-                )
-                .order_by()  # sorted here (``_by_player_date``), not by the database
-                .annotate(day=_EpochDays("date"), played=_known("game_id"))
-                .values_list(*(_STORED_ROW.names or ()))
-            )
-            parts.append((k, _by_player_date(fetch_array(query, _STORED_ROW))))
+            found = packed.pop(version.id, None)
+            if found is None:
+                found = _by_player_date(fetch_array(_stored_rows(version, periods[k]), STORED_ROW))
+            else:  # packed in that order (registry.packed.keep_packed)
+                found = found[_dated_in(found["day"], periods[k])]
+            parts.append((k, found))
     if not sum(found.shape[0] for _k, found in parts):
         return StoredGames.empty()
     period = np.concatenate([np.full(found.shape[0], k, np.int64) for k, found in parts])
@@ -389,6 +387,24 @@ def _stored_games(
     )
 
 
+def _stored_rows(version: ListVersion, period: Period) -> Any:
+    """A version's stored games dated in ``period``, as STORED_ROW's columns."""
+    return (
+        StoredGamePoints.objects.filter(
+            version=version, period=0, date__gte=period.start, date__lte=period.end
+        )
+        .order_by()  # sorted here (``_by_player_date``), not by the database
+        .annotate(day=_EpochDays("date"), played=_known("game_id"))
+        .values_list(*(STORED_ROW.names or ()))
+    )
+
+
+def _dated_in(days: IntArray, period: Period) -> np.ndarray:  # type: ignore[type-arg]
+    """Which of ``days`` (since 1970-01-01) fall in ``period``."""
+    start, end = (np.datetime64(day, "D").astype(np.int64) for day in (period.start, period.end))
+    return (days >= start) & (days <= end)
+
+
 def _by_player_date(rows: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
     """A version's stored games by player, date and recording order (G15), as an ORDER BY
     of those columns gives them. Sorted here: the rows come in the order of the unique
@@ -397,15 +413,3 @@ def _by_player_date(rows: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
     stable: rows equal in all three (none in a computed version, whose sequence is the
     game's id) keep the order they came in."""
     return rows[np.lexsort((rows["sequence"], rows["day"], rows["player_id"]))]
-
-
-# A stored game's row as ``_stored_games`` reads it (as ``_GAME_ROW``).
-_STORED_ROW = np.dtype(
-    [
-        ("played", np.int64),  # the game's id, or _UNKNOWN
-        ("player_id", np.int64),
-        ("day", np.int64),  # ``_EpochDays``
-        ("sequence", np.int64),
-        ("points", np.float64),
-    ]
-)

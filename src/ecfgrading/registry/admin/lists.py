@@ -10,6 +10,7 @@ from ecfgrading.registry.models import (
     GradingList,
     ListEntry,
     ListVersion,
+    PackedGamePoints,
     PublishedSnapshot,
     StartingGradeAssignment,
     StoredGamePoints,
@@ -65,6 +66,16 @@ class StoredGamePointsAdmin(CodeSearchAdmin, ReadOnlyAdmin):
     search_fields = ("player__surname",)
     code_field = "player__code"
     raw_id_fields = ("player", "version", "game")
+
+
+@admin.register(PackedGamePoints)
+class PackedGamePointsAdmin(ReadOnlyAdmin):
+    """The same points as the version's stored game points, packed for later runs."""
+
+    list_display = ("version", "rows")
+    list_select_related = ("version__grading_list",)
+    search_fields = ("version__grading_list__list_id",)
+    exclude = ("data",)
 
 
 @admin.register(StoredPeriodTotal)

@@ -32,6 +32,7 @@ from ecfgrading.registry.models import (
     StoredPeriodTotal,
     assert_version_editable,
 )
+from ecfgrading.registry.packed import keep_packed
 from ecfgrading.services.amendments import carry_pending
 from ecfgrading.services.errors import ErrorKind, user_input
 from ecfgrading.services.grading.storing import insert_columns, replace_columns
@@ -331,7 +332,9 @@ def _store(version: ListVersion, outcome: ListOutcome, loaded: Loaded) -> None:
     entries = _entry_rows(version, outcome, loaded.previous_grades)
     insert_rows(ListEntry, _EntryRow._fields, entries)
     insert_columns(StoredPeriodTotal, _total_columns(version, outcome))
-    replace_columns(StoredGamePoints, _points_columns(version, outcome), version.id)
+    points = _points_columns(version, outcome)
+    replace_columns(StoredGamePoints, points, version.id)
+    keep_packed(version.id, points)  # what later lists' loads read (registry.packed)
 
 
 # One NamedTuple per table: its fields name the database columns a run writes, and every
