@@ -33,15 +33,17 @@ def pack_points(columns: Mapping[str, np.ndarray]) -> tuple[int, bytes]:  # type
     """The rows of ``columns`` (STORED_ROW's fields, ``day`` as days or dates) packed:
     how many, and the value."""
     rows = len(columns["player_id"])
-    parts = []
+    packer = zlib.compressobj(_LEVEL)
+    parts = []  # compressed a column at a time: no copy of them all at once
     for name, kind in _COLUMNS:
         values = np.asarray(columns[name])
         if len(values) != rows:
             raise ValueError(f"expected {rows} values of every column, got {len(values)} {name}")
         if values.dtype.kind == "M":
             values = values.astype("datetime64[D]").astype(np.int64)
-        parts.append(np.ascontiguousarray(values, dtype=kind).tobytes())
-    return rows, zlib.compress(b"".join(parts), _LEVEL)
+        parts.append(packer.compress(np.ascontiguousarray(values, dtype=kind).data))
+    parts.append(packer.flush())
+    return rows, b"".join(parts)
 
 
 def unpack_points(rows: int, data: bytes | memoryview) -> np.ndarray:  # type: ignore[type-arg]
