@@ -28,7 +28,10 @@ TURN_KEY = 0x45434654
 TURN_POLL = 0.0005  # seconds between two tries for the turn
 MEANWHILE_EVERY = 0.005  # seconds between two calls of a waiter's useful work
 SQLITE_AUTOCHECKPOINT = 1000  # pages: SQLite's default, restored after a turn
-CHECKPOINT_TURNS = 8  # an importer's turns between two checkpoints of the WAL (SQLite)
+# An importer's turns between two checkpoints of the WAL (SQLite): 512 files. The WAL
+# grows to some hundreds of MB at national size (on disk; SQLite removes it when the
+# last connection closes), and each checkpoint copies fewer pages written again.
+CHECKPOINT_TURNS = 16
 _BUSY_SQLSTATES = {"55P03", "40P01"}  # lock_not_available, deadlock_detected
 
 

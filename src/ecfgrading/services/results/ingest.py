@@ -434,8 +434,13 @@ _ToStore = tuple[str, bytes, "Submission | bool | None"]  # filename, bytes, bef
 
 # Files an importer writes in one turn, before another importer may write: enough to
 # read and identify the next ones while another writes, few enough that a single upload
-# waits a fraction of a second behind a national batch.
-TURN_FILES = 16
+# waits a fraction of a second behind a national batch (a national turn writes 32 files
+# in about 0.3 s). A turn is one commit, which writes to the WAL every page its rows
+# changed; the players' indexes of the games change pages all over them, and a commit
+# of more games writes each such page fewer times: a national demo's imports took
+# 148.7 s with turns of 16 files, 134.7 s with 32 (checkpoints every 16 turns, not 8;
+# services.locks.CHECKPOINT_TURNS), 139.2 s with 64, and a higher peak (issue 25).
+TURN_FILES = 32
 
 
 def _turns(files: Iterable[_ToStore]) -> Iterator[list[_ToStore]]:
