@@ -67,13 +67,14 @@ def reload_records(index: RecordIndex, player_ids: Collection[int]) -> Reloaded:
     return reloaded
 
 
-def _columns(model: type[Model], *names: str) -> str:
+def columns_sql(model: type[Model], *names: str) -> str:
     """``names`` of ``model``'s fields as the table's columns, quoted, by alias ``t``."""
     quote = connection.ops.quote_name
     return ", ".join(f"t.{quote(model._meta.get_field(name).column)}" for name in names)
 
 
-def _table(model: type[Model]) -> str:
+def table_sql(model: type[Model]) -> str:
+    """``model``'s table, quoted, for a plain statement."""
     return connection.ops.quote_name(model._meta.db_table)
 
 
@@ -83,23 +84,23 @@ def _statements(vendor: str) -> tuple[str, str, str]:
     ``{ids}`` to fill: built through the ORM each time, they cost five times what the
     database takes to answer them."""
     quote = connection.ops.quote_name
-    membership = _columns(ClubMembership, "id", "player", "club", "first_season", "last_season")
+    membership = columns_sql(ClubMembership, "id", "player", "club", "first_season", "last_season")
     player_of, club_of = (
         quote(ClubMembership._meta.get_field(name).column) for name in ("player", "club")
     )
     club_code, club_name = (quote(Club._meta.get_field(name).column) for name in ("code", "name"))
     memberships = (
-        f"SELECT {membership}, c.{club_code}, c.{club_name} FROM {_table(ClubMembership)} t "
-        f"JOIN {_table(Club)} c ON c.{quote(Club._meta.pk.column)} = t.{club_of} "
+        f"SELECT {membership}, c.{club_code}, c.{club_name} FROM {table_sql(ClubMembership)} t "
+        f"JOIN {table_sql(Club)} c ON c.{quote(Club._meta.pk.column)} = t.{club_of} "
         f"WHERE t.{player_of} IN ({{ids}})"
     )
     players = (
-        f"SELECT {_columns(Player, *_FIELDS, 'merged_into')} FROM {_table(Player)} t "
+        f"SELECT {columns_sql(Player, *_FIELDS, 'merged_into')} FROM {table_sql(Player)} t "
         f"WHERE t.{quote(Player._meta.pk.column)} IN ({{ids}})"
     )
     alias_of = quote(PlayerAlias._meta.get_field("player").column)
     aliases = (
-        f"SELECT {_columns(PlayerAlias, 'code', 'player')} FROM {_table(PlayerAlias)} t "
+        f"SELECT {columns_sql(PlayerAlias, 'code', 'player')} FROM {table_sql(PlayerAlias)} t "
         f"WHERE t.{alias_of} IN ({{ids}})"
     )
     return memberships, players, aliases

@@ -10,7 +10,7 @@ decided on <date>".
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import connection
@@ -41,6 +41,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.services.people import width
 from ecfgrading.services.results.import_report import RememberedPlayer
+from ecfgrading.services.results.records import columns_sql, table_sql
 
 
 def recall_decisions(
@@ -79,22 +80,44 @@ def _remembered_for(entries: Iterable[Received]) -> list[Remembered]:
     """The decisions remembered for these spellings, in any event, merges followed."""
     if not _any_remembered():
         return []  # none at all (a new registry): the file's spellings need not be folded
-    keys = sorted({spelling_key(entry.written) for entry in entries})
-    rows: list[tuple[Any, ...]] = []
-    for start in range(0, len(keys), IN_CHUNK):
-        found = NameAlias.objects.filter(spelling_key__in=keys[start : start + IN_CHUNK])
-        rows += found.order_by().values_list(
-            "player_id", "event_id", "spelling_key", "club_code", "club_name", "decided_at"
-        )
+    rows = _aliases(sorted({spelling_key(entry.written) for entry in entries}))
     if not rows:
         return []
     merges = Player.merges()
     return [
-        Remembered(
-            surviving_id(merges, player), event, key, code, name, timezone.localtime(at).date()
-        )
+        Remembered(surviving_id(merges, player), event, key, code, name, _local_day(at))
         for player, event, key, code, name, at in rows
     ]
+
+
+_ALIAS_COLUMNS = ("player", "event", "spelling_key", "club_code", "club_name", "decided_at")
+
+
+def _aliases(keys: list[str]) -> list[tuple[Any, ...]]:
+    """The remembered decisions of these spelling keys, as _ALIAS_COLUMNS. A plain
+    statement: it runs for every file with a player the matcher left undecided, and
+    building it through the ORM, and converting its rows, cost four times what the
+    database takes to answer it (issue 25, py-spy on the national demo)."""
+    columns = columns_sql(NameAlias, *_ALIAS_COLUMNS)
+    where = columns_sql(NameAlias, "spelling_key")
+    rows: list[tuple[Any, ...]] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(keys), IN_CHUNK):
+            chunk = keys[start : start + IN_CHUNK]
+            marks = ", ".join(["%s"] * len(chunk))
+            cursor.execute(
+                f"SELECT {columns} FROM {table_sql(NameAlias)} t WHERE {where} IN ({marks})", chunk
+            )
+            rows += cursor.fetchall()
+    return rows
+
+
+def _local_day(at: datetime) -> date:
+    """The day a decision was taken, where the team is: a plain statement gives SQLite's
+    time as a naive UTC datetime, PostgreSQL's as an aware one."""
+    if timezone.is_naive(at):
+        at = timezone.make_aware(at, UTC)
+    return timezone.localtime(at).date()
 
 
 def _any_remembered() -> bool:
