@@ -4,6 +4,8 @@ the cases of one person are decided once."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db.models import Q
 from django.utils import timezone
@@ -80,6 +82,22 @@ def test_a_resubmission_after_the_team_linked_a_player_comes_in_identified_with_
     (told,) = outcome.report.remembered
     assert (told.pin, told.code, told.decided_on) == (2, first.ref, today())
     assert f"identified as the team decided on {today()}" in outcome.report.to_text()
+
+
+def test_a_remembered_decision_is_dated_by_the_teams_day_not_by_utc() -> None:
+    """Taken at 23:30 UTC on 1 July 2026, 00:30 on 2 July in London (BST, UTC+1): the
+    report says 2 July, on both databases (a plain statement gives SQLite's time naive)."""
+    first, _ = two_john_smiths()
+    import_results(results_file([BLOGGS, SMITH], GAMES), filename="v1.txt")
+    (case,) = open_cases()
+    resolve(case.id, code=first.ref)
+    late = dt.datetime(2026, 7, 1, 23, 30, tzinfo=dt.UTC)
+    assert NameAlias.objects.update(decided_at=late) == 1
+
+    outcome = import_results(results_file([BLOGGS, SMITH], GAMES, index=2), filename="v2.txt")
+
+    (told,) = outcome.report.remembered
+    assert told.decided_on == "02/07/2026"
 
 
 def test_a_resubmission_after_the_team_created_a_new_player_gives_him_his_games() -> None:
