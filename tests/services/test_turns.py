@@ -10,6 +10,7 @@ its decisions, and the outcome is that of importing the files one by one.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -245,27 +246,31 @@ def test_a_batch_cut_short_leaves_no_watch_open_on_the_view_it_keeps(
 
 @pytest.mark.sqlite
 @pytest.mark.django_db
-def test_the_wal_is_checkpointed_once_every_few_turns_not_after_each() -> None:
+def test_the_wal_is_checkpointed_once_every_few_turns_not_after_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """SQLite: a checkpoint writes every page the turns since changed (issue 25); after
-    CHECKPOINT_TURNS turns of a database, one, and the count starts again."""
-    from django.db import connection
-
+    CHECKPOINT_TURNS turns of a database, one, and the count starts again; while the
+    last one still runs, the next turn asks again."""
     from ecfgrading.services import locks
 
+    started: list[str] = []
+    running = False
+
+    def aside(database: str) -> bool:  # counted, not run: the databases are made up
+        if running:
+            return False
+        started.append(database)
+        return True
+
+    monkeypatch.setattr(locks, "checkpoint_aside", aside)
+
     def checkpoints(turns: int, database: str) -> int:
-        sent: list[str] = []
-
-        def kept(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-            if "wal_checkpoint" in sql:  # counted, not run: the test's own database is
-                sent.append(sql)  # in memory, in the test's transaction
-                return None
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(kept):
-            for _ in range(turns):
-                with locks._checkpointed_after(database):
-                    pass
-        return len(sent)
+        started.clear()
+        for _ in range(turns):
+            with locks._checkpointed_after(database):
+                pass
+        return len(started)
 
     every = locks.CHECKPOINT_TURNS
     assert every > 1
@@ -273,3 +278,48 @@ def test_the_wal_is_checkpointed_once_every_few_turns_not_after_each() -> None:
     assert checkpoints(1, "/b/db.sqlite3") == 0  # another database counts its own turns
     assert checkpoints(1, "/a/db.sqlite3") == 1
     assert checkpoints(2 * every, "/a/db.sqlite3") == 2
+    running = True
+    assert checkpoints(every, "/a/db.sqlite3") == 0  # the last one still runs
+    running = False
+    assert checkpoints(1, "/a/db.sqlite3") == 1  # the very next turn starts it
+
+
+@pytest.mark.sqlite
+def test_a_checkpoint_aside_copies_the_wal_into_the_file_and_one_runs_at_a_time(
+    tmp_path: Path,
+) -> None:
+    """The thread's own connection copies what another connection committed to the WAL
+    (which no one else checkpointed) into the database file; a second checkpoint asked
+    for while the first runs starts nothing."""
+    from ecfgrading.services import locks
+
+    file = tmp_path / "wal.sqlite3"
+    path = str(file)
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE t (x TEXT)")
+    writer.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 2000)  # ~1 MB
+    before = file.stat().st_size
+    holder = threading.Event()
+    release = threading.Event()
+
+    class Slow(threading.Thread):  # stands for a checkpoint still running
+        def run(self) -> None:
+            holder.set()
+            release.wait(10)
+
+    slow = Slow()
+    slow.start()
+    holder.wait(10)
+    locks._CHECKPOINTING[path] = slow
+    try:
+        assert not locks.checkpoint_aside(path)  # one at a time
+    finally:
+        release.set()
+        slow.join()
+    assert locks.checkpoint_aside(path)
+    locks._CHECKPOINTING[path].join(10)
+    after = file.stat().st_size  # before the writer closes: its close would checkpoint
+    writer.close()
+    assert before < 100_000 < after  # the table's pages are in the file

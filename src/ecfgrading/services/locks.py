@@ -11,15 +11,20 @@ take turns (importers_turn), which orders them for speed and changes nothing els
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 
 from django.conf import settings
 from django.db import OperationalError, connection
 
 from ecfgrading.services.errors import Conflict
+
+log = logging.getLogger(__name__)
 
 # pg_advisory_xact_lock key: "ECFG" in ASCII, the registry's one lock.
 REGISTRY_LOCK_KEY = 0x45434647
@@ -91,7 +96,8 @@ def importers_turn(what: str, meanwhile: Callable[[], None] | None = None) -> It
     identifies its waiting files again, work its turn is then spared).
 
     On SQLite a turn's commits are not checkpointed one by one: the WAL is copied into
-    the database after the turn, while another importer may be writing. ``what`` names
+    the database after the turn, by a thread of this process while it goes on, and while
+    another importer may be writing. ``what`` names
     what was not done when the wait ran out (Busy, after ECFGRADING_LOCK_TIMEOUT)."""
     if connection.vendor == "postgresql":
         with _advisory_turn(what, meanwhile):
@@ -130,9 +136,10 @@ def _flocked(descriptor: int) -> bool:
 def _checkpointed_after(database: str) -> Iterator[None]:
     """The turn's commits leave the WAL to be checkpointed after the turn (entered before
     the turn is taken, so that it leaves after the turn is given back), once every
-    CHECKPOINT_TURNS turns of this process: a checkpoint writes each page the turns
-    changed, and a season's turns change the same index pages again and again, so that
-    one checkpoint a turn wrote them 97 times, with a sync each (issue 25)."""
+    CHECKPOINT_TURNS turns of this process, by a thread of its own (checkpoint_aside): a
+    checkpoint writes each page the turns changed, and a season's turns change the same
+    index pages again and again, so that one checkpoint a turn wrote them 97 times, with
+    a sync each (issue 25)."""
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA wal_autocheckpoint = 0")
     try:
@@ -141,9 +148,7 @@ def _checkpointed_after(database: str) -> Iterator[None]:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA wal_autocheckpoint = {SQLITE_AUTOCHECKPOINT}")
     turns = _TURNS_UNCHECKPOINTED.get(database, 0) + 1
-    if turns >= CHECKPOINT_TURNS:
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    if turns >= CHECKPOINT_TURNS and checkpoint_aside(database):
         turns = 0
     _TURNS_UNCHECKPOINTED[database] = turns
 
@@ -152,6 +157,37 @@ def _checkpointed_after(database: str) -> Iterator[None]:
 # it leaves meanwhile is checkpointed by the next, or by SQLite when its last connection
 # closes; the WAL holds a few turns' pages, some megabytes.
 _TURNS_UNCHECKPOINTED: dict[str, int] = {}
+
+
+def checkpoint_aside(database: str) -> bool:
+    """The WAL of the SQLite file ``database`` copied into it by a thread of this process
+    on a connection of its own, while the importer goes on: SQLite copies and syncs
+    without holding Python's lock, so on a second core (issue 25: the checkpoints were
+    a tenth of a national demo's imports, done in line). A passive checkpoint, which
+    waits for no writer and no reader; one at a time for a database: False, starting
+    nothing, while the last one still runs (the next turn asks again). The thread is
+    waited for when the process ends."""
+    running = _CHECKPOINTING.get(database)
+    if running is not None and running.is_alive():
+        return False
+    thread = threading.Thread(
+        target=_checkpoint, args=(database,), name=f"checkpoint {database}", daemon=False
+    )
+    _CHECKPOINTING[database] = thread
+    thread.start()
+    return True
+
+
+def _checkpoint(database: str) -> None:
+    try:
+        with closing(sqlite3.connect(database, timeout=settings.LOCK_TIMEOUT)) as db:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except sqlite3.Error as error:  # the next one, or the last connection's close, copies
+        log.warning("checkpoint of %s not done: %s", database, error)
+
+
+# The checkpoint thread last started for each database (checkpoint_aside).
+_CHECKPOINTING: dict[str, threading.Thread] = {}
 
 
 @contextmanager
