@@ -12,9 +12,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.engine import Rate
-from ecfgrading.engine.periods import ListId
+from ecfgrading.engine.periods import ListId, Period
 from ecfgrading.engine.rules import rule_set
-from ecfgrading.lookups.list_inputs import load_inputs
+from ecfgrading.lookups import list_inputs
+from ecfgrading.lookups.list_inputs import Sources, load_inputs
+from ecfgrading.lookups.records import Survivors
 from ecfgrading.registry.models import (
     Game,
     ListVersion,
@@ -172,3 +174,34 @@ def test_g34_a_later_list_reads_a_versions_packed_points_not_its_rows() -> None:
     assert _rows_read(queries) == {loaded.id, version.id}
     for one, other in zip(packed, by_rows, strict=True):
         np.testing.assert_array_equal(one, other)
+
+
+def test_g34_one_version_read_by_date_for_both_periods_is_read_packed_for_each() -> None:
+    """Standard 2012-01 and 2013-01 read P1 and P2 by date from the annual lists whose P0
+    overlaps each (G34): one version may serve both periods. Known's 2010-07 points, the
+    September draw and the ten October games, split by made-up periods at 1 October:
+    each period gets its own games, from the packed copy both times."""
+    _fed, version = _known_player_version(earlier_recorded_later=True)
+    periods = {
+        1: Period(date(2009, 10, 1), date(2010, 5, 31)),
+        2: Period(date(2009, 6, 1), date(2009, 9, 30)),
+    }
+    sources = Sources(periods={1: [version], 2: [version]})
+    survivors = Survivors()
+    ids = np.array(sorted(StoredGamePoints.objects.values_list("player_id", flat=True).distinct()))
+
+    with CaptureQueriesContext(connection) as queries:
+        packed = list_inputs._stored_games(sources, periods, ids, survivors)
+    assert _rows_read(queries) == set()
+    september = (date(2009, 9, 5) - date(1970, 1, 1)).days
+    by_period = {
+        k: sorted(packed.date[packed.period == k].astype(np.int64).tolist()) for k in (1, 2)
+    }
+    assert by_period[2] == [september] * 2  # Known's side and his opponent's
+    assert by_period[1] == [(OCTOBER - date(1970, 1, 1)).days] * 20
+
+    with connection.cursor() as cursor:  # without the copy: the rows, by date, twice
+        cursor.execute(f"DELETE FROM {PackedGamePoints._meta.db_table}")
+    by_rows = list_inputs._stored_games(sources, periods, ids, survivors)
+    for name in ("game_ids", "player", "period", "date", "order", "points"):
+        np.testing.assert_array_equal(getattr(packed, name), getattr(by_rows, name))

@@ -323,3 +323,18 @@ def test_a_checkpoint_aside_copies_the_wal_into_the_file_and_one_runs_at_a_time(
     after = file.stat().st_size  # before the writer closes: its close would checkpoint
     writer.close()
     assert before < 100_000 < after  # the table's pages are in the file
+
+
+@pytest.mark.sqlite
+def test_a_checkpoint_of_a_database_gone_meanwhile_makes_no_empty_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The thread opens the file as it is: one removed since the turn (a test's database
+    torn down) is not made again, empty; the checkpoint is reported not done."""
+    from ecfgrading.services import locks
+
+    path = str(tmp_path / "gone.sqlite3")
+    assert locks.checkpoint_aside(path)
+    locks._CHECKPOINTING[path].join(10)
+    assert not (tmp_path / "gone.sqlite3").exists()
+    assert f"checkpoint of {path} not done" in caplog.text

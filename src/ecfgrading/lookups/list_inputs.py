@@ -364,7 +364,7 @@ def _stored_games(
     parts: list[tuple[int, np.ndarray]] = []  # type: ignore[type-arg]
     for k in (1, 2):
         for version in sources.periods.get(k, []):
-            found = packed.pop(version.id, None)
+            found = packed.get(version.id)  # a version may serve both periods (G34)
             if found is None:
                 found = _by_player_date(fetch_array(_stored_rows(version, periods[k]), STORED_ROW))
             else:  # packed in that order (registry.packed.keep_packed)

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
+from pathlib import Path
 
 from django.conf import settings
 from django.db import OperationalError, connection
@@ -37,6 +38,7 @@ SQLITE_AUTOCHECKPOINT = 1000  # pages: SQLite's default, restored after a turn
 # grows to some hundreds of MB at national size (on disk; SQLite removes it when the
 # last connection closes), and each checkpoint copies fewer pages written again.
 CHECKPOINT_TURNS = 16
+CHECKPOINT_WAIT = 5.0  # seconds a checkpoint's connection waits for a busy database
 _BUSY_SQLSTATES = {"55P03", "40P01"}  # lock_not_available, deadlock_detected
 
 
@@ -179,8 +181,12 @@ def checkpoint_aside(database: str) -> bool:
 
 
 def _checkpoint(database: str) -> None:
+    """The checkpoint itself, on the database file as it is (``mode=rw``: a file gone
+    meanwhile is not made again, empty), waiting a few seconds at most for the schema:
+    the process waits for this thread when it ends."""
+    where = f"{Path(database).resolve().as_uri()}?mode=rw"
     try:
-        with closing(sqlite3.connect(database, timeout=settings.LOCK_TIMEOUT)) as db:
+        with closing(sqlite3.connect(where, uri=True, timeout=CHECKPOINT_WAIT)) as db:
             db.execute("PRAGMA wal_checkpoint(PASSIVE)")
     except sqlite3.Error as error:  # the next one, or the last connection's close, copies
         log.warning("checkpoint of %s not done: %s", database, error)
