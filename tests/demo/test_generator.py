@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ecfgrading.demo
-from ecfgrading.demo import SIZES, Federation, generate
+from ecfgrading.demo import SIZES, Federation, generate, generator
 from ecfgrading.demo.events import EventKind
 from ecfgrading.demo.seasons import DEMO_SEASONS, SEASONS, age_date, season_label
 from ecfgrading.demo.teams import Team, _divisions
@@ -52,6 +52,29 @@ def test_the_same_seed_gives_the_same_bytes(federation: Federation) -> None:
     assert again.start_list == federation.start_list
     assert [f.filename for f in again.files] == [f.filename for f in federation.files]
     assert [f.data for f in again.files] == [f.data for f in federation.files]
+
+
+def test_files_written_by_forked_workers_are_the_files_written_here(
+    federation: Federation, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A national demo's files are written a process a core (issue 25): the same bytes,
+    the same truth of who each PIN is, in the same order, as one process writes them."""
+    monkeypatch.setattr(generator, "FILES_ON_ONE_CORE", 0)
+    monkeypatch.setattr(generator, "_cores", lambda: 2)
+    forked = []
+    real_pool = generator.mp.get_context("fork").Pool
+
+    def counted_pool(processes: int) -> object:
+        forked.append(processes)
+        return real_pool(processes)
+
+    monkeypatch.setattr(generator.mp.get_context("fork"), "Pool", counted_pool)
+    again = generate("tiny", SEED)
+    assert forked == [2]
+    assert [f.filename for f in again.files] == [f.filename for f in federation.files]
+    assert [f.data for f in again.files] == [f.data for f in federation.files]
+    assert [dict(f.pins) for f in again.files] == [dict(f.pins) for f in federation.files]
+    assert [f.uncoded for f in again.files] == [f.uncoded for f in federation.files]
 
 
 def test_another_seed_gives_another_federation(federation: Federation) -> None:
