@@ -27,13 +27,15 @@ import ecfgrading
 PACKAGE = Path(ecfgrading.__file__).parent
 
 # Floors, lowest first. ``errors`` (the one error contract), ``progress`` (the one
-# progress callback type) and ``collector`` (the cycle collector paused) are
+# progress callback type), ``collector`` (the cycle collector paused) and ``workers``
+# (forked processes on the other cores) are
 # standard-library-only modules every floor may raise, take or use; settings, urls and
 # wsgi belong to the edges.
 FLOORS: dict[str, int] = {
     "errors": 0,
     "progress": 0,
     "collector": 0,
+    "workers": 0,
     "engine": 1,
     "formats": 2,
     "matching": 3,

@@ -60,15 +60,15 @@ def test_files_written_by_forked_workers_are_the_files_written_here(
     """A national demo's files are written a process a core (issue 25): the same bytes,
     the same truth of who each PIN is, in the same order, as one process writes them."""
     monkeypatch.setattr(generator, "FILES_ON_ONE_CORE", 0)
-    monkeypatch.setattr(generator, "_cores", lambda: 2)
+    monkeypatch.setattr(generator, "forking_cores", lambda: 2)
     forked = []
-    real_pool = generator.mp.get_context("fork").Pool
+    real_pool = generator.fork_context().Pool
 
     def counted_pool(processes: int) -> object:
         forked.append(processes)
         return real_pool(processes)
 
-    monkeypatch.setattr(generator.mp.get_context("fork"), "Pool", counted_pool)
+    monkeypatch.setattr(generator.fork_context(), "Pool", counted_pool)
     again = generate("tiny", SEED)
     assert forked == [2]
     assert [f.filename for f in again.files] == [f.filename for f in federation.files]

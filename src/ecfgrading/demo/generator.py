@@ -11,8 +11,6 @@ by ``seed``: the same size and seed give the same bytes.
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
 import time
 import zlib
 from array import array
@@ -50,6 +48,7 @@ from ecfgrading.demo.tournaments import (
 from ecfgrading.engine.rateplay import rate_of_play
 from ecfgrading.engine.types import Rate, ResultCode
 from ecfgrading.progress import Progress
+from ecfgrading.workers import fork_context, forking_cores
 
 FloatArray = NDArray[np.float64]
 
@@ -306,24 +305,17 @@ def _written(world: World, wanted: list[tuple[PlayedEvent, int]]) -> Iterator[De
     generator of its own (files.write_event), so which process writes it does not change
     a byte; the workers are forked, and find the world and the events in ``_WRITING``
     without their being sent."""
-    cores = _cores()
+    cores = forking_cores()
     if len(wanted) < FILES_ON_ONE_CORE or cores < 2:
         yield from (_demo_file(world, event, index) for event, index in wanted)
         return
     global _WRITING
     _WRITING = (world, wanted)
     try:
-        with mp.get_context("fork").Pool(cores) as pool:
+        with fork_context().Pool(cores) as pool:
             yield from pool.imap(_write_nth, range(len(wanted)), chunksize=25)
     finally:
         _WRITING = None
-
-
-def _cores() -> int:
-    """The cores this process may run on, where workers can be forked (else 1)."""
-    if "fork" not in mp.get_all_start_methods() or not hasattr(os, "sched_getaffinity"):
-        return 1
-    return len(os.sched_getaffinity(0))
 
 
 def _write_nth(nth: int) -> DemoFile:

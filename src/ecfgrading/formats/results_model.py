@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import date
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from ecfgrading.engine.codes import GradingCode
@@ -61,6 +62,15 @@ class EventDetails:
     line: int = field(default=0, compare=False)
     # Canonical field name -> line of its first occurrence, for later (database) checks.
     field_lines: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Its fields, to be pickled (a file read by another process, issue 25): the
+        read-only view of ``field_lines`` as the plain dict it shows."""
+        return {**self.__dict__, "field_lines": dict(self.field_lines)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        lines = state["field_lines"]
+        self.__dict__.update(state, field_lines=MappingProxyType(lines))
 
 
 @dataclass(frozen=True)

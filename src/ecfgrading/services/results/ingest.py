@@ -22,15 +22,12 @@ from functools import partial
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
-from django.utils import timezone
 
 from ecfgrading.collector import fewer_collections
 from ecfgrading.engine.codes import GradingCode
-from ecfgrading.formats import read_results_bytes
-from ecfgrading.formats.problems import Problem, printable
+from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_checks import code_of_another_player, stale_submission_index
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
-from ecfgrading.formats.trf import is_trf
 from ecfgrading.matching.identify import (
     Decision,
     DecisionKind,
@@ -43,21 +40,26 @@ from ecfgrading.matching.identify import (
 from ecfgrading.progress import Progress
 from ecfgrading.registry.bulk import IN_CHUNK, update_one
 from ecfgrading.registry.inserts import insert_instances
-from ecfgrading.registry.models import AuditLog, Club, County, Submission
+from ecfgrading.registry.models import AuditLog, Submission
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
-from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
+from ecfgrading.services.people import width
 from ecfgrading.services.results.checks import (
     rate_problems,
     refusal_problem,
     resent_problems,
-    value_problems,
 )
 from ecfgrading.services.results.import_report import ImportReport, Written
+from ecfgrading.services.results.reading import (
+    FileRead,
+    ReadAhead,
+    read_file,
+    stored_event_code,
+    stored_filename,
+)
 from ecfgrading.services.results.remembered import recall_decisions
 from ecfgrading.services.results.same_games import GameStatistics
-from ecfgrading.services.results.trf import read_trf
 from ecfgrading.services.results.view import RegistryView, shared_view
 from ecfgrading.services.results.write import Plan, write_plan
 
@@ -75,15 +77,6 @@ class ImportResult:
     accepted: bool
     report: ImportReport
     already: bool = False  # the same bytes were accepted before: nothing was done
-
-
-@dataclass(frozen=True)
-class _Read:
-    """A file read and its players' details normalised: all that needs no database."""
-
-    results: ResultsFile | None
-    report: ImportReport
-    details: dict[int, PlayerDetails]
 
 
 class ResultsImporter:
@@ -110,7 +103,7 @@ class ResultsImporter:
         """Every problem the import would find, writing nothing at all (``event_code``:
         the event a TRF is for, which the file cannot say)."""
         self.view.catch_up()
-        read = _read(data, filename, event_code)
+        read = read_file(data, filename, event_code)
         return replace(self._plan(read).report, checked_only=True)
 
     def import_file(
@@ -135,11 +128,14 @@ class ResultsImporter:
         with importers_turn(_not_imported(submission)):
             return self._write(ready)
 
-    def import_many(self, files: Iterable[_ToStore]) -> Iterator[ImportResult]:
+    def import_many(
+        self, files: Iterable[_ToStore], ahead: ReadAhead | None = None
+    ) -> Iterator[ImportResult]:
         """Import (filename, bytes, before) in order, as ``import_file`` would one by one,
         a turn's worth at a time (services.locks.importers_turn). In one turn the files
         read and identified after the last turn are written and the next ones stored;
         then, while another importer may have its turn, those are read and identified.
+        ``ahead``: the next turn's files are read by another process during the turn.
         Each outcome is yielded as soon as it is known, in the turn: take it quickly."""
         pending = _turns(files)
         ready: list[_Ready | ImportResult] = []
@@ -148,6 +144,8 @@ class ResultsImporter:
                 chunk = next(pending, [])
                 if not chunk and not ready:
                     return
+                if ahead is not None:  # not the bytes of a submission on record
+                    ahead.ask((n, data) for n, data, on in chunk if not isinstance(on, Submission))
                 with importers_turn(_waiting_files(ready, chunk), partial(self._refresh, ready)):
                     results = self._write_turn(ready)
                     stored = self._store_turn(chunk)
@@ -155,7 +153,9 @@ class ResultsImporter:
                 yield from results  # each outcome once its turn is committed
                 self.view.catch_up()  # once for the turn's files, not once a file
                 ready = [
-                    self._prepare(s, caught_up=True) if isinstance(s, Submission) else s
+                    self._prepare(s, caught_up=True, ahead=ahead)
+                    if isinstance(s, Submission)
+                    else s
                     for s in stored
                 ]
         finally:  # a batch cut short (Busy, a bug) leaves no watch open on a kept view
@@ -240,11 +240,13 @@ class ResultsImporter:
         with busy_as_error(f"{filename}: not stored, nothing was imported"):
             return store_raw(data, filename, self.sender, self.user, event_code)
 
-    def _prepare(self, submission: Submission, *, caught_up: bool = False) -> _Ready:
+    def _prepare(
+        self, submission: Submission, *, caught_up: bool = False, ahead: ReadAhead | None = None
+    ) -> _Ready:
         """Read and identified on the view as it stands (``caught_up``: the caller just
         brought it up to date), no lock held; what changes the view from now on is
         watched."""
-        read = _read(bytes(submission.raw), submission.filename, submission.event_code)
+        read = (ahead or _HERE).read(submission)
         read = replace(read, report=replace(read.report, submission_id=submission.id))
         if not read.report.ok or read.results is None:
             return _Ready(submission, read)
@@ -284,7 +286,7 @@ class ResultsImporter:
             return _done_elsewhere(submission)
         return ImportResult(submission.id, False, report)
 
-    def _reject_unlocked(self, submission: Submission, read: _Read) -> ImportResult:
+    def _reject_unlocked(self, submission: Submission, read: FileRead) -> ImportResult:
         """A file with errors of its own: reported whole, written nowhere but its row."""
         self.view.catch_up()
         report = self._plan(read).report
@@ -331,7 +333,7 @@ class ResultsImporter:
             self.view.took(touched)
         return ImportResult(submission.id, True, report)
 
-    def _plan(self, read: _Read, identified: _Identified | None = None) -> Plan:
+    def _plan(self, read: FileRead, identified: _Identified | None = None) -> Plan:
         """Identification (made now unless given) and the checks against the records."""
         results = read.results
         if results is None:
@@ -420,7 +422,7 @@ class _Ready:
     its importer's turn to be written."""
 
     submission: Submission
-    read: _Read
+    read: FileRead
     identified: _Identified | None = None
     changes: IndexChanges | None = None  # what the index took in since identification
 
@@ -431,6 +433,7 @@ class _Ready:
 
 
 _ToStore = tuple[str, bytes, "Submission | bool | None"]  # filename, bytes, before
+_HERE = ReadAhead(0)  # every file read in this process
 
 # Files an importer writes in one turn, before another importer may write: enough to
 # read and identify the next ones while another writes, few enough that a single upload
@@ -525,24 +528,6 @@ def _played_by(decisions: dict[int, Decision]) -> dict[int, int]:
     return {**likely, **_linked(decisions)}
 
 
-def _read(data: bytes, filename: str, event_code: str = "") -> _Read:
-    """A results file, or a TRF (by its content) for the event ``event_code``."""
-    results, found = read_trf(data, event_code) if is_trf(data) else read_results_bytes(data)
-    if results is None:
-        return _Read(None, ImportReport(filename, problems=found.problems), {})
-    details, detail_problems = _details(results)
-    values = value_problems(results, today=timezone.localdate())
-    event = results.event
-    report = ImportReport(
-        filename,
-        event_code=printable(event.code),  # a report must be storable, whatever the file
-        event_name=printable(event.name),
-        submission_index=event.submission_index,
-        problems=(*found.problems, *detail_problems, *values),
-    )
-    return _Read(results, report, details)
-
-
 def import_results(
     data: bytes, *, filename: str, sender: str = "", user: Any = None, event_code: str = ""
 ) -> ImportResult:
@@ -565,9 +550,9 @@ def import_files(
     batch = list(files)
     results: list[ImportResult] = []
     done_before = _accepted_among(data for _, data in batch)
-    with shared_view() as view, fewer_collections():
+    with shared_view() as view, fewer_collections(), ReadAhead(len(batch)) as ahead:
         importer = ResultsImporter(sender=sender, user=user, view=view)
-        for result in importer.import_many(_looked_up(batch, done_before)):
+        for result in importer.import_many(_looked_up(batch, done_before), ahead):
             results.append(result)
             if progress:
                 progress(len(results), len(batch), batch[len(results) - 1][0])
@@ -712,11 +697,9 @@ def store_raw(
     is kept with it, since the file cannot say it."""
     with transaction.atomic(savepoint=False):
         submission = Submission(
-            event_code=event_code.strip().upper()[: width(Submission, "event_code")],
+            event_code=stored_event_code(event_code),
             raw=data,
-            filename=printable(filename)[
-                : width(Submission, "filename")
-            ],  # a name from a browser may hold anything
+            filename=stored_filename(filename),
             sha256=hashlib.sha256(data).hexdigest(),
             sender=user,
             sender_name=sender,
@@ -779,32 +762,6 @@ def _settle(submission: Submission, **values: Any) -> bool:
     for name, value in values.items():
         setattr(submission, name, value)
     return True
-
-
-def _details(results: ResultsFile) -> tuple[dict[int, PlayerDetails], list[Problem]]:
-    """Each player's details as the registry will keep them, and their problems.
-
-    A set with no name at all was reported by the reader; it is not reported again (a
-    NAME such as ', Joe', with no surname, is ours to report).
-    """
-    details: dict[int, PlayerDetails] = {}
-    problems: list[Problem] = []
-    for entry in results.players:
-        details[entry.pin], found = normalise(from_entry(entry))
-        problems += (p for p in found if entry.full_name or p.code != "missing-name")
-        problems += _club_problems(entry)
-    return details, problems
-
-
-def _club_problems(entry: PlayerEntry) -> Iterator[Problem]:
-    """A club or county name wider than the registry stores (the same rule as a name's)."""
-    texts = (
-        ("CLUB NAME", Club._meta.get_field("name"), entry.club_name.strip()),
-        ("CLUB COUNTY", County._meta.get_field("name"), entry.club_county.strip()),
-    )
-    for label, column, text in texts:
-        if problem := too_long(entry.line, label, column, text):
-            yield problem
 
 
 def _index_problems(results: ResultsFile) -> tuple[list[Problem], bool]:

@@ -1,0 +1,159 @@
+"""Reading a results file: all an import does that needs no database, done here or, for
+a batch, ahead of the importer by a forked process on another core (issue 25).
+
+A file read is its records, its report so far (the reader's problems, its players'
+details and values checked) and its players' details as the registry will keep them.
+``read_file`` is a function of the bytes, the name and the event code alone: the same
+arguments give the same reading in whichever process it is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from hashlib import sha256
+from types import TracebackType
+
+from django.utils import timezone
+
+from ecfgrading.formats import read_results_bytes
+from ecfgrading.formats.problems import Problem, printable
+from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
+from ecfgrading.formats.trf import is_trf
+from ecfgrading.registry.models import Club, County, Submission
+from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
+from ecfgrading.services.results.checks import value_problems
+from ecfgrading.services.results.import_report import ImportReport
+from ecfgrading.services.results.trf import read_trf
+from ecfgrading.workers import fork_context, forking_cores
+
+
+@dataclass(frozen=True)
+class FileRead:
+    """A file read and its players' details normalised: all that needs no database."""
+
+    results: ResultsFile | None
+    report: ImportReport
+    details: dict[int, PlayerDetails]
+
+
+def read_file(data: bytes, filename: str, event_code: str = "") -> FileRead:
+    """A results file, or a TRF (by its content) for the event ``event_code``."""
+    results, found = read_trf(data, event_code) if is_trf(data) else read_results_bytes(data)
+    if results is None:
+        return FileRead(None, ImportReport(filename, problems=found.problems), {})
+    details, detail_problems = _details(results)
+    values = value_problems(results, today=timezone.localdate())
+    event = results.event
+    report = ImportReport(
+        filename,
+        event_code=printable(event.code),  # a report must be storable, whatever the file
+        event_name=printable(event.name),
+        submission_index=event.submission_index,
+        problems=(*found.problems, *detail_problems, *values),
+    )
+    return FileRead(results, report, details)
+
+
+def stored_filename(filename: str) -> str:
+    """A file's name as its submission keeps it: a name from a browser may hold anything."""
+    return printable(filename)[: width(Submission, "filename")]
+
+
+def stored_event_code(event_code: str) -> str:
+    """The event a TRF is for, as its submission keeps it."""
+    return event_code.strip().upper()[: width(Submission, "event_code")]
+
+
+# A batch of more files than this is read ahead by a forked process: below, forking
+# costs more than it saves.
+READ_AHEAD_FILES = 64
+
+_Key = tuple[str, str, str]  # sha256 of the bytes, filename and event code, as stored
+
+
+class ReadAhead:
+    """A batch's files read by a forked process, in the order asked, while the importer
+    writes the files before them: the importer takes each reading when it comes to the
+    file (``read``), and reads here a file not asked for, or whose reading was lost with
+    the process. Where no process can be forked, or for a small batch, every file is
+    read here. Close it when the batch ends (a ``with`` block)."""
+
+    def __init__(self, files: int) -> None:
+        self._asked: dict[_Key, Future[FileRead]] = {}
+        self._pool: ProcessPoolExecutor | None = None
+        if files > READ_AHEAD_FILES and forking_cores() > 1:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
+
+    def ask(self, files: Iterable[tuple[str, bytes]]) -> None:
+        """Start reading these (filename, bytes), as they will be stored (no TRF's event:
+        a batch gives none)."""
+        if self._pool is None:
+            return
+        for filename, data in files:
+            name = stored_filename(filename)
+            key = (sha256(data).hexdigest(), name, "")
+            if key not in self._asked:
+                self._asked[key] = self._pool.submit(_read_there, data, name)
+
+    def read(self, submission: Submission) -> FileRead:
+        """The stored file's reading: made ahead if it was asked for, else now."""
+        key = (submission.sha256, submission.filename, submission.event_code)
+        asked = self._asked.pop(key, None)
+        if asked is not None:
+            try:
+                return asked.result()
+            except BrokenProcessPool:
+                self.close()  # the process died (killed, out of memory): read here
+        return read_file(bytes(submission.raw), submission.filename, submission.event_code)
+
+    def close(self) -> None:
+        """Readings not taken are dropped, and the process ends."""
+        pool, self._pool = self._pool, None
+        self._asked.clear()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> ReadAhead:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _read_there(data: bytes, filename: str) -> FileRead:
+    """In the forked process: ``read_file``, named where that process finds it."""
+    return read_file(data, filename)
+
+
+def _details(results: ResultsFile) -> tuple[dict[int, PlayerDetails], list[Problem]]:
+    """Each player's details as the registry will keep them, and their problems.
+
+    A set with no name at all was reported by the reader; it is not reported again (a
+    NAME such as ', Joe', with no surname, is ours to report).
+    """
+    details: dict[int, PlayerDetails] = {}
+    problems: list[Problem] = []
+    for entry in results.players:
+        details[entry.pin], found = normalise(from_entry(entry))
+        problems += (p for p in found if entry.full_name or p.code != "missing-name")
+        problems += _club_problems(entry)
+    return details, problems
+
+
+def _club_problems(entry: PlayerEntry) -> Iterator[Problem]:
+    """A club or county name wider than the registry stores (the same rule as a name's)."""
+    texts = (
+        ("CLUB NAME", Club._meta.get_field("name"), entry.club_name.strip()),
+        ("CLUB COUNTY", County._meta.get_field("name"), entry.club_county.strip()),
+    )
+    for label, column, text in texts:
+        if problem := too_long(entry.line, label, column, text):
+            yield problem

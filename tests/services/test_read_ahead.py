@@ -1,0 +1,127 @@
+"""A batch's files read ahead by a forked process while the importer writes (issue 25).
+
+Reading a file needs no database; a batch's next turn is read on another core while the
+importer writes the turn before. The reading that comes back must be the one made here,
+every problem at its line, and the import's outcome that of reading each file here.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from ecfgrading.registry.models import Game, Player, Submission
+from ecfgrading.services.results import ingest, reading
+from ecfgrading.services.results.ingest import import_files
+from ecfgrading.services.results.reading import ReadAhead, read_file
+from ecfgrading.workers import forking_cores
+from tests.services.results_text import results_file
+from tests.services.test_import_state import BLOGGS, a_file, game, newcomer
+
+pytestmark = pytest.mark.skipif(forking_cores() < 2, reason="needs a second core to fork to")
+
+# Line 18 of this file is its game (13 lines of EVENT DETAILS, #PLAYER LIST, two players,
+# #SECTION RESULTS): PIN2 names no player of the list, an error.
+BAD = results_file([BLOGGS, newcomer(2, "Newman, Ned")], [game(1, 3)], code="BD00001")
+
+
+NEWCOMERS = ("Adams, Ann", "Baker, Bob", "Clarke, Cy", "Dixon, Di", "Evans, Ed")
+NEWCOMERS += ("Fisher, Flo", "Grant, Gus", "Hughes, Hal", "Irving, Ivy")
+
+
+def _batch(files: int) -> list[tuple[str, bytes]]:
+    """``files`` files of Bloggs (on record) against a newcomer of each file's own."""
+    return [
+        (f"f{n}.txt", a_file(f"AA{n:05}", BLOGGS, newcomer(2, NEWCOMERS[n]))) for n in range(files)
+    ]
+
+
+@pytest.fixture
+def reads_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files read in this process (a forked worker's reads are its own)."""
+    here: list[str] = []
+    original = reading.read_file
+
+    def counted(data: bytes, filename: str, event_code: str = "") -> Any:
+        here.append(filename)
+        return original(data, filename, event_code)
+
+    monkeypatch.setattr(reading, "read_file", counted)
+    return here
+
+
+@pytest.mark.django_db
+def test_a_batch_read_ahead_imports_as_if_each_file_were_read_here(
+    monkeypatch: pytest.MonkeyPatch, reads_here: list[str]
+) -> None:
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    monkeypatch.setattr(ingest, "TURN_FILES", 3)  # several turns: read while writing
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    files = [*_batch(7), ("bad.txt", BAD), *_batch(9)[7:]]
+    results = import_files(files)
+    assert reads_here == []  # every file was read by the forked process
+    assert [r.accepted for r in results] == [True] * 7 + [False] + [True] * 2
+    (problem,) = results[7].report.errors
+    assert (problem.line, problem.field) == (18, "PIN2")
+    assert Game.objects.count() == 9  # one a good file
+    assert Player.objects.exclude(surname="Bloggs").count() == 9  # each newcomer once
+    rejected = Submission.objects.get(filename="bad.txt")
+    assert rejected.status == Submission.Status.REJECTED and bytes(rejected.raw) == BAD
+
+
+@pytest.mark.django_db
+def test_a_small_batch_is_read_here(reads_here: list[str]) -> None:
+    """Forking costs more than it saves for a few files."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    assert all(r.accepted for r in import_files(_batch(3)))
+    assert reads_here == ["f0.txt", "f1.txt", "f2.txt"]
+
+
+@pytest.mark.django_db
+def test_a_reading_lost_with_its_process_is_made_here(reads_here: list[str]) -> None:
+    """The worker killed (out of memory, say): the files it was to read are read here."""
+    name, data = _batch(1)[0]
+    submission = ingest.store_raw(data, name, "test", None)
+    with ReadAhead(reading.READ_AHEAD_FILES + 1) as ahead:
+        ahead.ask([(name, data)])
+        ahead.read(submission)  # the worker is up and answered
+        assert reads_here == []
+        ahead.ask([(name, data)])
+        pool = ahead._pool
+        assert pool is not None
+        for pid in list(pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        again = ahead.read(submission)
+    assert reads_here == [name]
+    assert again == read_file(data, name)
+
+
+@pytest.mark.django_db
+def test_a_file_not_asked_for_is_read_here(reads_here: list[str]) -> None:
+    """A file stored with an event code of its own (a TRF's) was not read ahead as it
+    will be read: it is read here, with that code."""
+    name, data = _batch(1)[0]
+    submission = ingest.store_raw(data, name, "test", None, event_code="xx99999")
+    with ReadAhead(reading.READ_AHEAD_FILES + 1) as ahead:
+        ahead.ask([(name, data)])
+        ahead.read(submission)
+    assert reads_here == [name]
+
+
+def test_a_reading_pickled_is_the_reading() -> None:
+    """What the forked process sends back: the same records and problems, the field
+    lines still read-only."""
+    made = read_file(BAD, "bad.txt")
+    back = pickle.loads(pickle.dumps(made))
+    assert back == made
+    assert back.report.errors == made.report.errors
+    assert back.results is not None and made.results is not None
+    lines = back.results.event.field_lines
+    assert isinstance(lines, MappingProxyType)
+    assert dict(lines) == dict(made.results.event.field_lines)
+    assert lines["EVENT CODE"] == 2  # the line after #EVENT DETAILS
