@@ -10,6 +10,7 @@ import pytest
 from django.db import transaction
 from django.db.models import Q
 
+from ecfgrading.engine.codes import GradingCode
 from ecfgrading.lookups.identification import open_cases
 from ecfgrading.registry.models import (
     AuditLog,
@@ -21,6 +22,7 @@ from ecfgrading.registry.models import (
     PendingIdentification,
     Player,
 )
+from ecfgrading.services.results import queue
 from ecfgrading.services.results.ingest import import_results
 from ecfgrading.services.results.queue import PendingError, deciding, resolve
 from tests.services.results_text import results_file
@@ -185,3 +187,36 @@ def test_a_session_that_fails_leaves_nothing_decided() -> None:
 
     assert open_cases().count() == 4
     assert not AuditLog.objects.filter(action="resolve identification").exists()
+
+
+def test_players_expected_are_read_at_once_and_decided_as_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``expect`` reads the players of codes about to be decided, with their clubs, in one
+    go: the decisions are those taken alone, and only a code it could not read (Ann's,
+    given in the session) is looked up when named."""
+    father = on_record()
+    with transaction.atomic():
+        ids = queued()
+        said_alone = decide_all(lambda case, **how: resolve(case, actor="team", **how), ids, father)
+        alone = outcome()
+        transaction.set_rollback(True)
+
+    ids = queued()
+    looked_up: list[str] = []
+    original = queue.player_on_record
+
+    def counted(code: str, error: Any) -> Player:
+        looked_up.append(code)
+        return original(code, error)
+
+    monkeypatch.setattr(queue, "player_on_record", counted)
+    nobodys = str(GradingCode(555555))
+    with deciding(actor="team") as session:
+        session.expect([father.ref, "not a code", nobodys])
+        said = decide_all(session.resolve, ids, father)
+
+    assert said == said_alone
+    assert outcome() == alone
+    ann = Player.objects.get(surname="Brown", code=2)  # the second code the session gave
+    assert looked_up == [ann.ref]

@@ -8,11 +8,14 @@ never issued again.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.db import connection, transaction
 
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
 from ecfgrading.errors import Conflict, ErrorKind, NotFound, ServiceError, user_input
 from ecfgrading.formats.event_codes import abroad_code
+from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.models import Event, Player, PlayerAlias, Sequence
 
 
@@ -113,6 +116,20 @@ def resolve_code(code: GradingCode | str | int) -> Player | None:
         alias = PlayerAlias.objects.select_related("player").filter(code=number).first()
         player = alias.player if alias else None
     return player.surviving() if player else None
+
+
+def players_holding(numbers: Collection[int]) -> dict[int, Player]:
+    """Code number -> the player on record holding it, unmerged, for many codes at once:
+    what ``resolve_code`` gives for each. A code held through an alias or a merge is not
+    among them (``resolve_code`` follows those)."""
+    found: dict[int, Player] = {}
+    wanted = sorted(numbers)
+    for start in range(0, len(wanted), IN_CHUNK):
+        held = Player.objects.filter(
+            code__in=wanted[start : start + IN_CHUNK], merged_into__isnull=True
+        )
+        found.update((player.code, player) for player in held.order_by())
+    return found
 
 
 def code_held(number: int) -> bool:

@@ -10,7 +10,7 @@ ten thousand a national season, each as ``resolve`` would alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,7 +30,12 @@ from ecfgrading.registry.models import (
     Player,
     Submission,
 )
-from ecfgrading.registry.numbering import code_held, issue_code, player_on_record
+from ecfgrading.registry.numbering import (
+    code_held,
+    issue_code,
+    player_on_record,
+    players_holding,
+)
 from ecfgrading.services.changes import note_changed
 from ecfgrading.services.errors import ErrorKind, ServiceError
 from ecfgrading.services.locks import busy_as_error, take_registry_lock
@@ -199,6 +204,22 @@ class Deciding:
         others = (one for one in self._by_event[event] if _is_open(one) and one.id not in played)
         return [case, *(one for one in others if one.id != case.id and same_person(one) == key)]
 
+    def expect(self, codes: Iterable[str]) -> None:
+        """The players on record these codes name, and their clubs, read at once: the
+        decisions about to link cases to them read neither again (a national demo links
+        thousands). A code not read so (malformed, an alias, a merged record's, no one's)
+        is looked up when a decision names it, as before."""
+        numbers: dict[int, str] = {}
+        for code in codes:
+            try:
+                numbers[GradingCode.parse(code).number] = code
+            except InvalidCode:
+                continue
+        held = players_holding(numbers)
+        for number, player in held.items():
+            self._players.setdefault(numbers[number], player)
+        self._load_memberships({player.id for player in held.values()})
+
     def _player(self, code: str) -> Player:
         if code not in self._players:
             self._players[code] = player_on_record(code, PendingError)
@@ -224,15 +245,19 @@ class Deciding:
         """The club the file gave joins the player's memberships, as an import would."""
         if not (case.club_code or case.club_name):
             return
-        if self._clubs is None:
-            self._clubs = RegistryCache.load_clubs()
-        if player.id not in self._members_loaded:
-            self._clubs.load_memberships_of({player.id})
-            self._members_loaded.add(player.id)
-        club = self._clubs.club(case.club_code, case.club_name, "")
+        clubs = self._load_memberships({player.id})
+        club = clubs.club(case.club_code, case.club_name, "")
         event = case.submission.event
         if event is not None:
-            self._clubs.note_memberships({(player.id, club)}, season_of(event.end_date))
+            clubs.note_memberships({(player.id, club)}, season_of(event.end_date))
+
+    def _load_memberships(self, players: set[int]) -> RegistryCache:
+        """The clubs, and these players' memberships, known to the session from now on."""
+        if self._clubs is None:
+            self._clubs = RegistryCache.load_clubs()
+        self._clubs.load_memberships_of(players - self._members_loaded)
+        self._members_loaded |= players
+        return self._clubs
 
     def _close(self, case: PendingIdentification, status: str, player: Player) -> None:
         case.status, case.resolved_player = status, player
