@@ -125,3 +125,52 @@ def test_a_reading_pickled_is_the_reading() -> None:
     assert isinstance(lines, MappingProxyType)
     assert dict(lines) == dict(made.results.event.field_lines)
     assert lines["EVENT CODE"] == 2  # the line after #EVENT DETAILS
+
+
+def _reader_pids() -> set[int]:
+    assert reading._KEPT is not None
+    return set(reading._KEPT._processes)  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db
+def test_a_reader_kept_reads_every_batch_of_the_block(
+    monkeypatch: pytest.MonkeyPatch, reads_here: list[str]
+) -> None:
+    """The demo's twenty batches are read by one process, forked when the block begins."""
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    pools: list[object] = []
+
+    class Counted(reading.ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pools.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(reading, "ProcessPoolExecutor", Counted)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    files = _batch(6)
+    with reading.reader_kept():
+        forked = _reader_pids()
+        assert len(forked) == 1
+        first = import_files(files[:3])
+        second = import_files(files[3:])
+        assert _reader_pids() == forked  # the same process read both batches
+        assert len(pools) == 1  # and no batch forked one of its own
+    assert reading._KEPT is None  # and it ended with the block
+    assert reads_here == []
+    assert all(r.accepted for r in (*first, *second))
+    assert Game.objects.count() == 6
+
+
+@pytest.mark.django_db
+def test_a_reader_kept_that_died_leaves_the_next_batches_read_here(
+    monkeypatch: pytest.MonkeyPatch, reads_here: list[str]
+) -> None:
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    files = _batch(4)
+    with reading.reader_kept():
+        for pid in _reader_pids():
+            os.kill(pid, signal.SIGKILL)
+        results = import_files(files)
+    assert reads_here == [name for name, _ in files]
+    assert all(r.accepted for r in results)

@@ -43,6 +43,7 @@ from ecfgrading.services.lists.imports import ListImportError, import_grade_list
 from ecfgrading.services.merge import merge_players
 from ecfgrading.services.results.ingest import ImportResult, import_files
 from ecfgrading.services.results.queue import Deciding, PendingError, deciding
+from ecfgrading.services.results.reading import reader_kept
 
 ACTOR = "demo"
 
@@ -59,6 +60,11 @@ def build_demo(
 
     The database must hold no lists yet (run it on a fresh ``ecfgrading init``).
     """
+    with reader_kept():  # forked while this process is small (services.results.reading)
+        return _build(home, size, seed, progress)
+
+
+def _build(home: Path, size: str, seed: int, progress: Progress | None) -> DemoSummary:
     watch = Stopwatch()
     with watch.step("generate"):
         federation = generate(size, seed, progress)
@@ -184,6 +190,8 @@ class _History:
         cases = list(open_cases().select_related(None).only(*_CASE_FIELDS))
         with deciding("identifying the demo's queued players", actor=ACTOR) as session:
             session.load_open()  # the whole queue is decided: loaded in one go
+            known = (self._truth(case) for case in cases)
+            session.expect(self.codes[p] for p in known if p is not None and p in self.codes)
             for done, case in enumerate(cases):
                 if done % 100 == 0:
                     self._report("identify", done, len(cases))

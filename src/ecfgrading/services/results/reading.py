@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from hashlib import sha256
 from types import TracebackType
@@ -79,24 +80,32 @@ class ReadAhead:
     writes the files before them: the importer takes each reading when it comes to the
     file (``read``), and reads here a file not asked for, or whose reading was lost with
     the process. Where no process can be forked, or for a small batch, every file is
-    read here. Close it when the batch ends (a ``with`` block)."""
+    read here. The process is the one kept for the batches of a long run
+    (``reader_kept``), else one forked for the batch. Close it when the batch ends (a
+    ``with`` block)."""
 
     def __init__(self, files: int) -> None:
         self._asked: dict[_Key, Future[FileRead]] = {}
         self._pool: ProcessPoolExecutor | None = None
+        self._own = False
         if files > READ_AHEAD_FILES and forking_cores() > 1:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
+            self._own = _KEPT is None
+            self._pool = _KEPT or ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
 
     def ask(self, files: Iterable[tuple[str, bytes]]) -> None:
         """Start reading these (filename, bytes), as they will be stored (no TRF's event:
         a batch gives none)."""
-        if self._pool is None:
-            return
         for filename, data in files:
+            if self._pool is None:
+                return
             name = stored_filename(filename)
             key = (sha256(data).hexdigest(), name, "")
-            if key not in self._asked:
+            if key in self._asked:
+                continue
+            try:
                 self._asked[key] = self._pool.submit(_read_there, data, name)
+            except BrokenProcessPool:  # a kept process that died: read here from now on
+                self.close()
 
     def read(self, submission: Submission) -> FileRead:
         """The stored file's reading: made ahead if it was asked for, else now."""
@@ -110,10 +119,12 @@ class ReadAhead:
         return read_file(bytes(submission.raw), submission.filename, submission.event_code)
 
     def close(self) -> None:
-        """Readings not taken are dropped, and the process ends."""
+        """Readings not taken are dropped, and the batch's own process ends."""
         pool, self._pool = self._pool, None
+        for asked in self._asked.values():
+            asked.cancel()
         self._asked.clear()
-        if pool is not None:
+        if pool is not None and self._own:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> ReadAhead:
@@ -126,6 +137,30 @@ class ReadAhead:
         trace: TracebackType | None,
     ) -> None:
         self.close()
+
+
+# The reading process kept for the batches of a long run (reader_kept).
+_KEPT: ProcessPoolExecutor | None = None
+
+
+@contextmanager
+def reader_kept() -> Iterator[None]:
+    """One reading process for every batch imported in the block, forked now: a long run
+    of batches (the demo's, 20 of them) forks once, while this process is still small,
+    and not once a batch from a process grown large, whose every page written then is
+    copied (0.25 s for 500 MB, measured). Nothing where no process can be forked, or
+    inside another such block."""
+    global _KEPT
+    if _KEPT is not None or forking_cores() < 2:
+        yield
+        return
+    _KEPT = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
+    _KEPT.submit(int).result()  # forked now, not at the first batch
+    try:
+        yield
+    finally:
+        pool, _KEPT = _KEPT, None
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _read_there(data: bytes, filename: str) -> FileRead:
