@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+from datetime import date
 from types import MappingProxyType
 from typing import Any
 
@@ -47,9 +48,9 @@ def reads_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     here: list[str] = []
     original = reading.read_file
 
-    def counted(data: bytes, filename: str, event_code: str = "") -> Any:
+    def counted(data: bytes, filename: str, event_code: str = "", today: Any = None) -> Any:
         here.append(filename)
-        return original(data, filename, event_code)
+        return original(data, filename, event_code, today)
 
     monkeypatch.setattr(reading, "read_file", counted)
     return here
@@ -91,11 +92,11 @@ def test_a_reading_lost_with_its_process_is_made_here(reads_here: list[str]) -> 
         ahead.ask([(name, data)])
         ahead.read(submission)  # the worker is up and answered
         assert reads_here == []
-        ahead.ask([(name, data)])
         pool = ahead._pool
         assert pool is not None
         for pid in list(pool._processes):  # type: ignore[attr-defined]
             os.kill(pid, signal.SIGKILL)
+        ahead.ask([(name, data)])  # refused at once, or lost with the process
         again = ahead.read(submission)
     assert reads_here == [name]
     assert again == read_file(data, name)
@@ -174,3 +175,21 @@ def test_a_reader_kept_that_died_leaves_the_next_batches_read_here(
         results = import_files(files)
     assert reads_here == [name for name, _ in files]
     assert all(r.accepted for r in results)
+
+
+@pytest.mark.django_db
+def test_a_kept_reader_checks_dates_against_the_importers_day(
+    monkeypatch: pytest.MonkeyPatch, reads_here: list[str]
+) -> None:
+    """The reader forked before the day changed (a demo building past midnight, a test
+    setting the day): the files are checked against the importer's day, not the one
+    the reader was forked with. On 1 January 2012 an event of May 2013 is not played
+    yet, an error at its EVENT DATE (line 5)."""
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    with reading.reader_kept():
+        monkeypatch.setattr(reading.timezone, "localdate", lambda: date(2012, 1, 1))
+        results = import_files(_batch(3))
+    assert reads_here == []
+    for result in results:
+        assert not result.accepted
+        assert [(p.code, p.line) for p in result.report.errors] == [("future-event", 5)]

@@ -295,8 +295,10 @@ def _files(world: World, events: list[PlayedEvent], progress: Progress | None) -
 
 
 # Below this many files they are written here; above, by a process a core (issue 25: a
-# national demo's 9,300 files took 17 s on one core of a slow machine).
+# national demo's 9,300 files took 17 s on one core of a slow machine), and no more
+# processes than this (the cores a container may see can be many more than its share).
 FILES_ON_ONE_CORE = 500
+WRITERS_AT_MOST = 8
 _WRITING: tuple[World, list[tuple[PlayedEvent, int]]] | None = None  # what the workers read
 
 
@@ -305,7 +307,7 @@ def _written(world: World, wanted: list[tuple[PlayedEvent, int]]) -> Iterator[De
     generator of its own (files.write_event), so which process writes it does not change
     a byte; the workers are forked, and find the world and the events in ``_WRITING``
     without their being sent."""
-    cores = forking_cores()
+    cores = min(forking_cores(), WRITERS_AT_MOST)
     if len(wanted) < FILES_ON_ONE_CORE or cores < 2:
         yield from (_demo_file(world, event, index) for event, index in wanted)
         return

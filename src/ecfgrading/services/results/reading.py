@@ -3,17 +3,21 @@ a batch, ahead of the importer by a forked process on another core (issue 25).
 
 A file read is its records, its report so far (the reader's problems, its players'
 details and values checked) and its players' details as the registry will keep them.
-``read_file`` is a function of the bytes, the name and the event code alone: the same
-arguments give the same reading in whichever process it is made.
+``read_file`` is a function of the bytes, the name and the day alone for a file read
+without a TRF's event, the only files read ahead: the same arguments give the same
+reading in whichever process it is made. (A TRF read for an event asks the database for
+the event's next SUBMISSION INDEX and its players' FIDE ids: it is always read here.)
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date
 from hashlib import sha256
 from types import TracebackType
 
@@ -30,6 +34,8 @@ from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.trf import read_trf
 from ecfgrading.workers import fork_context, forking_cores
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class FileRead:
@@ -40,13 +46,16 @@ class FileRead:
     details: dict[int, PlayerDetails]
 
 
-def read_file(data: bytes, filename: str, event_code: str = "") -> FileRead:
-    """A results file, or a TRF (by its content) for the event ``event_code``."""
+def read_file(
+    data: bytes, filename: str, event_code: str = "", today: date | None = None
+) -> FileRead:
+    """A results file, or a TRF (by its content) for the event ``event_code``; dates are
+    checked against ``today`` (the local day, if not given)."""
     results, found = read_trf(data, event_code) if is_trf(data) else read_results_bytes(data)
     if results is None:
         return FileRead(None, ImportReport(filename, problems=found.problems), {})
     details, detail_problems = _details(results)
-    values = value_problems(results, today=timezone.localdate())
+    values = value_problems(results, today=today or timezone.localdate())
     event = results.event
     report = ImportReport(
         filename,
@@ -95,6 +104,7 @@ class ReadAhead:
     def ask(self, files: Iterable[tuple[str, bytes]]) -> None:
         """Start reading these (filename, bytes), as they will be stored (no TRF's event:
         a batch gives none)."""
+        today = timezone.localdate()  # this process's, not the one it had when forked
         for filename, data in files:
             if self._pool is None:
                 return
@@ -103,7 +113,7 @@ class ReadAhead:
             if key in self._asked:
                 continue
             try:
-                self._asked[key] = self._pool.submit(_read_there, data, name)
+                self._asked[key] = self._pool.submit(_read_there, data, name, today)
             except BrokenProcessPool:  # a kept process that died: read here from now on
                 self.close()
 
@@ -114,8 +124,9 @@ class ReadAhead:
         if asked is not None:
             try:
                 return asked.result()
-            except BrokenProcessPool:
-                self.close()  # the process died (killed, out of memory): read here
+            except Exception as error:  # it died (killed, out of memory), or could not send
+                log.warning("%s read here: the reading process failed (%r)", key[1], error)
+                self.close()  # a bug of the reader shows again, raised here
         return read_file(bytes(submission.raw), submission.filename, submission.event_code)
 
     def close(self) -> None:
@@ -154,18 +165,23 @@ def reader_kept() -> Iterator[None]:
     if _KEPT is not None or forking_cores() < 2:
         yield
         return
-    _KEPT = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
-    _KEPT.submit(int).result()  # forked now, not at the first batch
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
+    try:
+        pool.submit(int).result()  # forked now, not at the first batch
+        _KEPT = pool
+    except Exception as error:  # no process to be had (out of memory): each batch forks
+        log.warning("no reading process kept: %r", error)
     try:
         yield
     finally:
-        pool, _KEPT = _KEPT, None
+        _KEPT = None
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _read_there(data: bytes, filename: str) -> FileRead:
-    """In the forked process: ``read_file``, named where that process finds it."""
-    return read_file(data, filename)
+def _read_there(data: bytes, filename: str, today: date) -> FileRead:
+    """In the forked process: ``read_file`` of a file without a TRF's event (which
+    asks nothing of the database), named where that process finds it."""
+    return read_file(data, filename, "", today)
 
 
 def _details(results: ResultsFile) -> tuple[dict[int, PlayerDetails], list[Problem]]:
