@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import connection, models
@@ -19,6 +19,14 @@ IN_CHUNK = 900
 BATCH = 20_000  # rows a statement (or an executemany) takes: bounds the memory held
 # What an array of ``update_rows`` carries: one type a column, as psycopg dumps arrays.
 _ARRAY_TYPES = frozenset({int, float, Decimal, str, bool, date, datetime})
+
+_Value = TypeVar("_Value")
+
+
+def in_chunks(values: Sequence[_Value], size: int = IN_CHUNK) -> Iterator[Sequence[_Value]]:
+    """``values`` a statement's worth at a time (IN_CHUNK: an ``IN`` list SQLite takes)."""
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
 
 
 def insert_rows(

@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from ecfgrading.engine.codes import LAST_CODE, GradingCode
 from ecfgrading.errors import Conflict, ErrorKind, NotFound, ServiceError, user_input
 from ecfgrading.formats.event_codes import abroad_code
-from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.bulk import in_chunks
 from ecfgrading.registry.models import Event, Player, PlayerAlias, Sequence
 
 
@@ -123,12 +123,9 @@ def players_holding(numbers: Collection[int]) -> dict[int, Player]:
     what ``resolve_code`` gives for each. A code held through an alias or a merge is not
     among them (``resolve_code`` follows those)."""
     found: dict[int, Player] = {}
-    wanted = sorted(numbers)
-    for start in range(0, len(wanted), IN_CHUNK):
-        held = Player.objects.filter(
-            code__in=wanted[start : start + IN_CHUNK], merged_into__isnull=True
-        )
-        found.update((player.code, player) for player in held.order_by())
+    for chunk in in_chunks(sorted(numbers)):
+        held = Player.objects.filter(code__in=chunk, merged_into__isnull=True).order_by()
+        found.update((player.code, player) for player in held)
     return found
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
 from typing import Any
@@ -13,7 +13,6 @@ from ecfgrading.engine.types import Rate
 from ecfgrading.errors import ErrorKind, user_input
 from ecfgrading.lookups import versions
 from ecfgrading.lookups.versions import VersionError
-from ecfgrading.registry.bulk import IN_CHUNK
 from ecfgrading.registry.models import ListEntry, ListVersion
 
 
@@ -77,11 +76,6 @@ def published_grades(version: ListVersion | None) -> dict[int, int]:
 def label(version: ListVersion) -> str:
     grading_list = version.grading_list
     return f"{grading_list.rate} {grading_list.list_id} {version.name} ({version.status})"
-
-
-def chunks(values: Sequence[int], size: int = IN_CHUNK) -> Iterator[Sequence[int]]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
 
 
 def jsonable(value: object) -> object:

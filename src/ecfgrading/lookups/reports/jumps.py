@@ -16,10 +16,10 @@ from ecfgrading.engine.types import Rate, ResultCode
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.reports.common import (
     TeamReport,
-    chunks,
     published_grades,
     with_previous,
 )
+from ecfgrading.registry.bulk import in_chunks
 from ecfgrading.registry.models import ListEntry, ListVersion, StoredGamePoints
 
 _Row = tuple[Any, ...]
@@ -163,7 +163,7 @@ def _games(
     """Each player's latest ``limit`` P0 games and his number of them, a query per chunk."""
     games: dict[int, list[JumpGame]] = defaultdict(list)
     totals: dict[int, int] = {}
-    for chunk in chunks(player_ids):
+    for chunk in in_chunks(player_ids):
         for row in _game_rows(version, chunk, limit):
             player_id, total = row[0], row[-1]
             totals[player_id] = total

@@ -4,7 +4,7 @@ brought up to date a few at a time when other imports changed them."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -14,7 +14,7 @@ from django.db.models import Model, QuerySet
 
 from ecfgrading.lookups.records import Survivors
 from ecfgrading.matching.identify import PlayerRecord, RecordIndex
-from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.bulk import in_chunks
 from ecfgrading.registry.models import Club, ClubMembership, Player, PlayerAlias
 
 _FIELDS = ("id", "code", "surname", "forenames", "date_of_birth")
@@ -46,12 +46,12 @@ def reload_records(index: RecordIndex, player_ids: Collection[int]) -> Reloaded:
     final: dict[int, int] | None = None
     reloaded = Reloaded([], set())
     memberships_of, players, aliases_of = _statements(connection.vendor)
-    for chunk in _chunks(sorted(player_ids)):
-        rows = _select(memberships_of, chunk)
+    for chunk in in_chunks(sorted(player_ids)):
+        rows = select_rows(memberships_of, chunk)
         reloaded.memberships.extend(row[:5] for row in rows)
         codes, names = _club_sets((pid, code, name) for _, pid, _, _, _, code, name in rows)
         gone = []
-        for *row, merged_into in _select(players, chunk):
+        for *row, merged_into in select_rows(players, chunk):
             if row[4] is not None:  # date_of_birth
                 reloaded.born.add(row[0])
             if merged_into is None:
@@ -59,7 +59,7 @@ def reload_records(index: RecordIndex, player_ids: Collection[int]) -> Reloaded:
             else:
                 index.remove(row[0])
                 gone.append((row[1], row[0]))
-        claimed = [*gone, *_select(aliases_of, chunk)]
+        claimed = [*gone, *select_rows(aliases_of, chunk)]
         if claimed:
             final = Survivors().final if final is None else final
             for code, player_id in claimed:
@@ -106,9 +106,11 @@ def _statements(vendor: str) -> tuple[str, str, str]:
     return memberships, players, aliases
 
 
-def _select(statement: str, ids: list[int]) -> list[tuple[Any, ...]]:
+def select_rows(statement: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The rows of a plain ``statement`` whose ``{ids}`` is filled with ``values`` (at
+    most IN_CHUNK of them, ``registry.bulk.in_chunks``)."""
     with connection.cursor() as cursor:
-        cursor.execute(statement.format(ids=", ".join(["%s"] * len(ids))), ids)
+        cursor.execute(statement.format(ids=", ".join(["%s"] * len(values))), list(values))
         return cursor.fetchall()
 
 
@@ -149,11 +151,6 @@ def _club_sets(
             codes[player_id].add(club_code)
         names[player_id].add(club_name)
     return codes, names
-
-
-def _chunks(ids: list[int]) -> Iterator[list[int]]:
-    for start in range(0, len(ids), IN_CHUNK):
-        yield ids[start : start + IN_CHUNK]
 
 
 def record_of(player: Player, club_code: str = "", club_name: str = "") -> PlayerRecord:

@@ -30,7 +30,7 @@ from ecfgrading.matching.remembered import (
     spelling_key,
     undecided,
 )
-from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.bulk import in_chunks
 from ecfgrading.registry.merges import surviving_id
 from ecfgrading.registry.models import (
     ClubMembership,
@@ -41,7 +41,7 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.services.people import width
 from ecfgrading.services.results.import_report import RememberedPlayer
-from ecfgrading.services.results.records import columns_sql, table_sql
+from ecfgrading.services.results.records import columns_sql, select_rows, table_sql
 
 
 def recall_decisions(
@@ -100,16 +100,8 @@ def _aliases(keys: list[str]) -> list[tuple[Any, ...]]:
     database takes to answer it (issue 25, py-spy on the national demo)."""
     columns = columns_sql(NameAlias, *_ALIAS_COLUMNS)
     where = columns_sql(NameAlias, "spelling_key")
-    rows: list[tuple[Any, ...]] = []
-    with connection.cursor() as cursor:
-        for start in range(0, len(keys), IN_CHUNK):
-            chunk = keys[start : start + IN_CHUNK]
-            marks = ", ".join(["%s"] * len(chunk))
-            cursor.execute(
-                f"SELECT {columns} FROM {table_sql(NameAlias)} t WHERE {where} IN ({marks})", chunk
-            )
-            rows += cursor.fetchall()
-    return rows
+    statement = f"SELECT {columns} FROM {table_sql(NameAlias)} t WHERE {where} IN ({{ids}})"
+    return [row for chunk in in_chunks(keys) for row in select_rows(statement, chunk)]
 
 
 def _local_day(at: datetime) -> date:
@@ -230,8 +222,8 @@ def _save(rows: dict[_Spelling, NameAlias]) -> int:
     if not rows:
         return 0
     keys = sorted({key for _, key, _, _ in rows})
-    for start in range(0, len(keys), IN_CHUNK):
-        found = NameAlias.objects.filter(spelling_key__in=keys[start : start + IN_CHUNK])
+    for chunk in in_chunks(keys):
+        found = NameAlias.objects.filter(spelling_key__in=chunk)
         for pk, event, key, code, name in found.order_by().values_list(
             "id", "event_id", "spelling_key", "club_code", "club_name"
         ):
