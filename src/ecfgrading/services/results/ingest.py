@@ -246,7 +246,10 @@ class ResultsImporter:
         """Read and identified on the view as it stands (``caught_up``: the caller just
         brought it up to date), no lock held; what changes the view from now on is
         watched."""
-        read = (ahead or _HERE).read(submission)
+        if ahead is not None:
+            read = ahead.read(submission)
+        else:
+            read = read_file(bytes(submission.raw), submission.filename, submission.event_code)
         read = replace(read, report=replace(read.report, submission_id=submission.id))
         if not read.report.ok or read.results is None:
             return _Ready(submission, read)
@@ -433,7 +436,6 @@ class _Ready:
 
 
 _ToStore = tuple[str, bytes, "Submission | bool | None"]  # filename, bytes, before
-_HERE = ReadAhead(0)  # every file read in this process
 
 # Files an importer writes in one turn, before another importer may write: enough to
 # read and identify the next ones while another writes, few enough that a single upload
