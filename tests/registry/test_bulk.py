@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 import pytest
-from django.db import DataError, ProgrammingError, connection
+from django.db import DataError, IntegrityError, ProgrammingError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.registry import bulk
@@ -174,6 +174,41 @@ def test_a_row_of_another_width_is_refused_not_shifted_into_the_next() -> None:
     rows = [(1,), (2, 3), (4,)]
     with pytest.raises((ValueError, DataError, ProgrammingError)):
         bulk.insert_rows(IdentityChange, ("player_id",), rows)
+
+
+def _player_rows(codes: list[int]) -> tuple[tuple[str, ...], list[tuple[object, ...]]]:
+    """Player rows as the ORM would prepare them (Player has over 20 columns: 49 rows a
+    statement on SQLite)."""
+    fields = [field for field in Player._meta.concrete_fields if not field.primary_key]
+    rows = []
+    for code in codes:
+        player = Player(code=code, surname=f"Surname {code}", name_key=f"k{code}")
+        rows.append(
+            tuple(
+                field.get_db_prep_save(field.pre_save(player, True), connection) for field in fields
+            )
+        )
+    return tuple(field.column for field in fields), rows
+
+
+def test_a_refused_row_leaves_none_of_the_rows_once_its_savepoint_is_rolled_back() -> None:
+    """SQLite's statements are INSERT OR FAIL (no copy of each page a statement touches):
+    the rows a statement wrote before the refused one stay until the rollback, which the
+    caller's transaction or savepoint does; so a refusal in the middle of the third
+    statement leaves nothing, as a plain INSERT would."""
+    before = Player.objects.count()
+    codes = [500_000 + n for n in range(300)]
+    codes[120] = codes[100]  # the third statement: rows 98 to 146, the code held twice
+    columns, rows = _player_rows(codes)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bulk.insert_rows(Player, columns, rows)
+    assert Player.objects.count() == before
+
+    columns, rows = _player_rows([600_000 + n for n in range(300)])
+    with transaction.atomic():
+        bulk.insert_rows(Player, columns, rows)
+    stored = list(Player.objects.filter(code__gte=600_000).order_by("id").values_list("code"))
+    assert stored == [(600_000 + n,) for n in range(300)]
 
 
 def test_update_one_writes_only_a_row_that_still_holds_what_it_expects() -> None:

@@ -14,6 +14,7 @@ from ecfgrading.registry.models import (
     IdentityChange,
     PendingIdentification,
     Player,
+    Sex,
     Submission,
 )
 
@@ -86,3 +87,33 @@ def test_a_row_of_the_wrong_width_is_refused_before_anything_is_sent() -> None:
     with pytest.raises(ValueError, match="expected rows of 1 values"):
         insert_returning(IdentityChange, ("player_id",), [(1,), (1, 2)])
     assert not IdentityChange.objects.exists()
+
+
+def test_values_taken_as_they_are_are_those_the_orm_would_prepare() -> None:
+    """insert_instances takes a text field's str, a number's int, a flag's bool and a
+    foreign key's id as they are, without the field's methods (issue 25); any other value
+    (an enum member, a number in a text field, text in a number field) goes through them.
+    Either way the value is the one the ORM's own preparation gives, of the same type."""
+    from django.db import connection
+
+    from ecfgrading.registry.inserts import _fields, _value
+
+    submission = Submission(raw=b"x", filename="a.txt", sha256="0", status="accepted")
+    samples = [
+        Player(code=123_456, surname="Plain", forenames="Ann", sex="F", fide_id=4_100_018),
+        Player(code="654321", surname=7, sex=Sex.MALE, merged_into_id=5),  # type: ignore[misc]
+        submission,
+        Submission(raw=b"y", filename="b.txt", sha256="1", status=Submission.Status.REJECTED),
+        PendingIdentification(submission_id=3, pin=True, name="Name", code_text=261619),  # type: ignore[misc]
+        AuditLog(action="import results", details={"games": 3}, actor="import"),
+    ]
+    taken_as_is = 0
+    for obj in samples:
+        for field, plain in _fields(type(obj)):
+            if field.name in {"created_at", "updated_at", "at", "received_at"}:
+                continue  # the time now: the same path, a later instant
+            ours = _value(field, plain, obj)
+            orm = field.get_db_prep_save(field.pre_save(obj, True), connection)
+            assert (type(ours), ours) == (type(orm), orm), (type(obj).__name__, field.name)
+            taken_as_is += type(getattr(obj, field.attname)) in plain
+    assert taken_as_is >= 20  # the plain path was taken, not only the ORM's

@@ -56,7 +56,7 @@ class ResultCode(IntEnum):
     @property
     def graded(self) -> bool:
         """G1: defaults, byes and walkovers are recorded but never graded."""
-        return self in (ResultCode.WIN, ResultCode.LOSS, ResultCode.DRAW)
+        return self in _GRADED  # a set: a season's import asks 500,000 times (issue 25)
 
     @property
     def score1(self) -> float:
@@ -73,6 +73,7 @@ _TEXT_BY_CODE = {
     ResultCode.DOUBLE_DEFAULT: "dd",
 }
 _CODE_BY_TEXT = {text: code for code, text in _TEXT_BY_CODE.items()}
+_GRADED = frozenset({ResultCode.WIN, ResultCode.LOSS, ResultCode.DRAW})
 _SCORE1 = {
     ResultCode.WIN: 1.0,
     ResultCode.LOSS: 0.0,

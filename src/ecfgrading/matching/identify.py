@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
 
@@ -126,6 +126,13 @@ class PlayerRecord:
     def written(self) -> str:
         """'Surname, Forenames', as the results file and the published list write it."""
         return full_name(self.surname, self.forenames)
+
+    def with_clubs(self, codes: frozenset[str], names: frozenset[str]) -> PlayerRecord:
+        """The record with these clubs (``dataclasses.replace`` costs three times as much,
+        and an import makes a season's players anew as they join clubs: issue 25)."""
+        return PlayerRecord(
+            self.id, self.code, self.surname, self.forenames, codes, names, self.date_of_birth
+        )
 
     def describe(self) -> str:
         """'Bloggs, Joe' 261619B, for messages (never the date of birth: it is private)."""
@@ -276,7 +283,7 @@ class _SharedSets:
         codes, names = self.shared(record.club_codes), self.shared(record.club_names)
         if codes is record.club_codes and names is record.club_names:
             return record
-        return replace(record, club_codes=codes, club_names=names)
+        return record.with_clubs(codes, names)
 
 
 def _same_name(before: PlayerRecord, after: PlayerRecord) -> bool:
@@ -364,12 +371,22 @@ class RecordIndex:
                     self._claim(code, self._by_id[record.id])
             finally:
                 self._watching = watching
+        if not watching:
+            return
+        # What each open watch notes, worked out once: a turn's files all watch, and a
+        # season's first files replace most of their players (their clubs), issue 25.
+        surnames = {self._by_id[record.id].name.surname}
+        if before is not None:
+            surnames.add(before.name.surname)
+        codes = (
+            held.union(self._codes_of.get(record.id, ()))
+            if before is None or not _same_holder(before.record, record)
+            else None
+        )
         for changes in watching:
-            changes.surnames.add(self._by_id[record.id].name.surname)
-            if before is not None:
-                changes.surnames.add(before.name.surname)
-            if before is None or not _same_holder(before.record, record):
-                changes.codes.update(held.union(self._codes_of.get(record.id, ())))
+            changes.surnames.update(surnames)
+            if codes is not None:
+                changes.codes.update(codes)
 
     def _swap(self, before: _Known, record: PlayerRecord) -> None:
         """``record`` in the place of ``before``, of the same code and name: its name is

@@ -26,10 +26,9 @@ def insert_instances(objs: Sequence[M]) -> Sequence[M]:
     The ids come back in the order of the rows, as Django's own bulk_create takes them."""
     if not objs:
         return objs
-    meta = type(objs[0])._meta
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    rows = [tuple(_value(field, obj) for field in fields) for obj in objs]
-    ids = insert_returning(type(objs[0]), tuple(field.column for field in fields), rows)
+    fields = _fields(type(objs[0]))
+    rows = [tuple(_value(field, plain, obj) for field, plain in fields) for obj in objs]
+    ids = insert_returning(type(objs[0]), tuple(field.column for field, _ in fields), rows)
     for obj, pk in zip(objs, ids, strict=True):
         obj.pk = pk
         obj._state.adding, obj._state.db = False, connection.alias
@@ -61,5 +60,49 @@ def insert_returning(
     return ids
 
 
-def _value(field: models.Field[Any, Any], obj: models.Model) -> Any:
+# Fields whose value of these very types the ORM stores as it is: their ``pre_save``
+# reads the attribute and ``get_db_prep_save`` hands such a value back unchanged (a text
+# field's str, a number's int, a flag's bool, a foreign key's id). Any other value, or
+# field, goes through the field's own methods. A season's import prepares 200,000
+# values this way, and the ORM's calls were a tenth of its Python (issue 25).
+_STORED_AS_IS: dict[type[models.Field[Any, Any]], frozenset[type]] = {
+    **dict.fromkeys((models.CharField, models.TextField), frozenset({str, type(None)})),
+    **dict.fromkeys(
+        (
+            models.IntegerField,
+            models.BigIntegerField,
+            models.SmallIntegerField,
+            models.PositiveIntegerField,
+            models.PositiveSmallIntegerField,
+            models.PositiveBigIntegerField,
+            models.ForeignKey,
+        ),
+        frozenset({int, type(None)}),
+    ),
+    models.BooleanField: frozenset({bool, type(None)}),
+}
+_NOTHING: frozenset[type] = frozenset()
+
+
+_Columns = tuple[tuple[models.Field[Any, Any], frozenset[type]], ...]
+_COLUMNS: dict[type[models.Model], _Columns] = {}
+
+
+def _fields(model: type[models.Model]) -> _Columns:
+    """The model's columns but its id, each with the types of value stored as they are."""
+    found = _COLUMNS.get(model)
+    if found is None:
+        found = _COLUMNS[model] = tuple(
+            (field, _STORED_AS_IS.get(type(field), _NOTHING))
+            for field in model._meta.concrete_fields
+            if not field.primary_key
+        )
+    return found
+
+
+def _value(field: models.Field[Any, Any], plain: frozenset[type], obj: models.Model) -> Any:
+    if plain:
+        value = getattr(obj, field.attname)
+        if type(value) in plain:
+            return value
     return field.get_db_prep_save(field.pre_save(obj, True), connection)

@@ -125,8 +125,8 @@ def _joined(record: PlayerRecord, code: str, name: str) -> PlayerRecord:
 
 
 def _with_club(record: PlayerRecord, code: str, name: str) -> PlayerRecord:
-    codes = record.club_codes | ({code} if code else set())
-    return replace(record, club_codes=frozenset(codes), club_names=record.club_names | {name})
+    codes = record.club_codes | {code} if code else record.club_codes
+    return record.with_clubs(codes, record.club_names | {name})
 
 
 _VIEWS: dict[str, RegistryView] = {}

@@ -446,7 +446,7 @@ def write_games(
                 game.comment[:_COMMENT],
             )
         )
-    insert_rows(Game, GameRow._fields, rows, indexed=True)
+    insert_rows(Game, GameRow._fields, rows)
     return rows
 
 
