@@ -177,8 +177,7 @@ def test_a_row_of_another_width_is_refused_not_shifted_into_the_next() -> None:
 
 
 def _player_rows(codes: list[int]) -> tuple[tuple[str, ...], list[tuple[object, ...]]]:
-    """Player rows as the ORM would prepare them (Player has over 20 columns: 49 rows a
-    statement on SQLite)."""
+    """Player rows as the ORM would prepare them."""
     fields = [field for field in Player._meta.concrete_fields if not field.primary_key]
     rows = []
     for code in codes:
@@ -193,14 +192,24 @@ def _player_rows(codes: list[int]) -> tuple[tuple[str, ...], list[tuple[object, 
 
 def test_a_refused_row_leaves_none_of_the_rows_once_its_savepoint_is_rolled_back() -> None:
     """SQLite's statements are INSERT OR FAIL (no copy of each page a statement touches):
-    the rows a statement wrote before the refused one stay until the rollback, which the
-    caller's transaction or savepoint does; so a refusal in the middle of the third
-    statement leaves nothing, as a plain INSERT would."""
+    the rows before the refused one stay, those of its own statement too, until the
+    rollback that the caller's transaction or savepoint does; after it, nothing of the
+    batch is left, on either database. The refused row is the 121st, in the middle of a
+    statement (SQLite binds 999 values: 76 rows of Player's 13 columns a statement)."""
     before = Player.objects.count()
     codes = [500_000 + n for n in range(300)]
-    codes[120] = codes[100]  # the third statement: rows 98 to 146, the code held twice
+    codes[120] = codes[100]  # the code held twice
     columns, rows = _player_rows(codes)
     with pytest.raises(IntegrityError), transaction.atomic():
+        if connection.vendor == "sqlite":
+            per = connection.features.max_query_params // len(columns)
+            assert 120 % per, "the refused row must not begin a statement"
+            with pytest.raises(IntegrityError):
+                bulk.insert_rows(Player, columns, rows)
+            # OR FAIL: the refused statement's rows before it stay (a plain INSERT would
+            # have undone its statement's rows itself, leaving 120 - 120 % per).
+            assert Player.objects.count() == before + 120
+            raise IntegrityError("rolled back as the callers do")
         bulk.insert_rows(Player, columns, rows)
     assert Player.objects.count() == before
 

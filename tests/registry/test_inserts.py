@@ -90,10 +90,11 @@ def test_a_row_of_the_wrong_width_is_refused_before_anything_is_sent() -> None:
 
 
 def test_values_taken_as_they_are_are_those_the_orm_would_prepare() -> None:
-    """insert_instances takes a text field's str, a number's int, a flag's bool and a
-    foreign key's id as they are, without the field's methods (issue 25); any other value
-    (an enum member, a number in a text field, text in a number field) goes through them.
-    Either way the value is the one the ORM's own preparation gives, of the same type."""
+    """insert_instances takes a text field's str and a flag's bool as they are, and on
+    SQLite a number's int and a foreign key's id too, without the field's methods (issue
+    25); any other value (an enum member, a number in a text field, text in a number
+    field) goes through them. Either way the value is the one the ORM's own preparation
+    gives, of the same type."""
     from django.db import connection
 
     from ecfgrading.registry.inserts import _fields, _value
@@ -110,10 +111,12 @@ def test_values_taken_as_they_are_are_those_the_orm_would_prepare() -> None:
     taken_as_is = 0
     for obj in samples:
         for field, plain in _fields(type(obj)):
-            if field.name in {"created_at", "updated_at", "at", "received_at"}:
-                continue  # the time now: the same path, a later instant
+            if not plain:
+                continue  # the field's own methods, as the ORM calls them
             ours = _value(field, plain, obj)
             orm = field.get_db_prep_save(field.pre_save(obj, True), connection)
             assert (type(ours), ours) == (type(orm), orm), (type(obj).__name__, field.name)
             taken_as_is += type(getattr(obj, field.attname)) in plain
-    assert taken_as_is >= 20  # the plain path was taken, not only the ORM's
+    # The plain path was taken, not only the ORM's: text and flags on both databases,
+    # numbers and ids too on SQLite (on PostgreSQL Django wraps them in psycopg's types).
+    assert taken_as_is >= (20 if connection.vendor == "sqlite" else 12)

@@ -62,38 +62,53 @@ def insert_returning(
 
 # Fields whose value of these very types the ORM stores as it is: their ``pre_save``
 # reads the attribute and ``get_db_prep_save`` hands such a value back unchanged (a text
-# field's str, a number's int, a flag's bool, a foreign key's id). Any other value, or
-# field, goes through the field's own methods. A season's import prepares 200,000
-# values this way, and the ORM's calls were a tenth of its Python (issue 25).
+# field's str, a flag's bool and, on SQLite, a number's int and a foreign key's id; on
+# PostgreSQL Django wraps a number in psycopg's type of its column, so numbers go
+# through the field there). Any other value, or field, goes through the field's own
+# methods. A season's import prepares 200,000 values this way, and the ORM's calls
+# were a tenth of its Python (issue 25).
+_TEXT: frozenset[type] = frozenset({str, type(None)})
+_WHOLE: frozenset[type] = frozenset({int, type(None)})
 _STORED_AS_IS: dict[type[models.Field[Any, Any]], frozenset[type]] = {
-    **dict.fromkeys((models.CharField, models.TextField), frozenset({str, type(None)})),
-    **dict.fromkeys(
-        (
-            models.IntegerField,
-            models.BigIntegerField,
-            models.SmallIntegerField,
-            models.PositiveIntegerField,
-            models.PositiveSmallIntegerField,
-            models.PositiveBigIntegerField,
-            models.ForeignKey,
-        ),
-        frozenset({int, type(None)}),
-    ),
+    models.CharField: _TEXT,
+    models.TextField: _TEXT,
     models.BooleanField: frozenset({bool, type(None)}),
 }
+_NUMBERS_AS_IS: dict[type[models.Field[Any, Any]], frozenset[type]] = dict.fromkeys(
+    (
+        models.IntegerField,
+        models.BigIntegerField,
+        models.SmallIntegerField,
+        models.PositiveIntegerField,
+        models.PositiveSmallIntegerField,
+        models.PositiveBigIntegerField,
+        models.ForeignKey,
+    ),
+    _WHOLE,
+)
 _NOTHING: frozenset[type] = frozenset()
 
 
 _Columns = tuple[tuple[models.Field[Any, Any], frozenset[type]], ...]
-_COLUMNS: dict[type[models.Model], _Columns] = {}
+_COLUMNS: dict[tuple[str, type[models.Model]], _Columns] = {}
 
 
 def _fields(model: type[models.Model]) -> _Columns:
-    """The model's columns but its id, each with the types of value stored as they are."""
-    found = _COLUMNS.get(model)
+    """The model's columns but its id, each with the types of value stored as they are
+    on this connection's database."""
+    key = (connection.vendor, model)
+    found = _COLUMNS.get(key)
     if found is None:
-        found = _COLUMNS[model] = tuple(
-            (field, _STORED_AS_IS.get(type(field), _NOTHING))
+        as_is = (
+            _STORED_AS_IS
+            if connection.vendor == "postgresql"
+            else {
+                **_STORED_AS_IS,
+                **_NUMBERS_AS_IS,
+            }
+        )
+        found = _COLUMNS[key] = tuple(
+            (field, as_is.get(type(field), _NOTHING))
             for field in model._meta.concrete_fields
             if not field.primary_key
         )
