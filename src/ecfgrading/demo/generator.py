@@ -313,10 +313,19 @@ def _written(world: World, wanted: list[tuple[PlayedEvent, int]]) -> Iterator[De
         return
     global _WRITING
     _WRITING = (world, wanted)
+    pool = fork_context().Pool(cores)
     try:
-        with fork_context().Pool(cores) as pool:
-            yield from pool.imap(_write_nth, range(len(wanted)), chunksize=25)
+        yield from pool.imap(_write_nth, range(len(wanted)), chunksize=25)
+        # Done: each worker takes its end mark and exits. Not ``with Pool``, whose exit
+        # kills the workers: one killed while it held the task queue's lock leaves the
+        # other waiting for it, and a SIGTERM handler the process had (inherited by the
+        # fork) keeps that one alive, so the join never returned (seen in a CI run).
+        pool.close()
+    except BaseException:
+        pool.terminate()  # cut short (an error, the caller stopped reading): no waiting
+        raise
     finally:
+        pool.join()
         _WRITING = None
 
 
