@@ -88,6 +88,36 @@ def test_files_written_by_forked_workers_are_the_files_written_here(
     assert [f.uncoded for f in again.files] == [f.uncoded for f in federation.files]
 
 
+def test_writers_cut_short_finish_and_leave_without_being_killed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A caller that stops reading the files (here its progress report fails at the 50th
+    file) gets its error, and the writers finish and leave: none is killed, and none is
+    left behind."""
+    import multiprocessing
+
+    monkeypatch.setattr(generator, "FILES_ON_ONE_CORE", 0)
+    monkeypatch.setattr(generator, "forking_cores", lambda: 2)
+    killed = []
+    real_pool = generator.fork_context().Pool
+
+    def watched_pool(processes: int) -> object:
+        pool = real_pool(processes)
+        pool.terminate = lambda: killed.append(processes)  # type: ignore[method-assign]
+        return pool
+
+    monkeypatch.setattr(generator.fork_context(), "Pool", watched_pool)
+
+    def progress(done: int, total: int, stage: str) -> None:
+        if stage == "write results files" and done == 50:
+            raise RuntimeError("stopped reading")
+
+    with pytest.raises(RuntimeError, match="stopped reading"):
+        generate("tiny", SEED, progress)
+    assert killed == []
+    assert multiprocessing.active_children() == []
+
+
 def test_another_seed_gives_another_federation(federation: Federation) -> None:
     other = generate("tiny", SEED + 1)
     assert other.start_list != federation.start_list

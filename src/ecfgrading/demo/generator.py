@@ -316,15 +316,13 @@ def _written(world: World, wanted: list[tuple[PlayedEvent, int]]) -> Iterator[De
     pool = fork_context().Pool(cores)
     try:
         yield from pool.imap(_write_nth, range(len(wanted)), chunksize=25)
-        # Done: each worker takes its end mark and exits. Not ``with Pool``, whose exit
-        # kills the workers: one killed while it held the task queue's lock leaves the
-        # other waiting for it, and a SIGTERM handler the process had (inherited by the
-        # fork) keeps that one alive, so the join never returned (seen in a CI run).
-        pool.close()
-    except BaseException:
-        pool.terminate()  # cut short (an error, the caller stopped reading): no waiting
-        raise
     finally:
+        # Each worker writes what it was given, takes its end mark and exits, even when
+        # the caller stopped early (a few seconds at most). Never killed, as ``with
+        # Pool`` does: one killed while it held the task queue's lock leaves the other
+        # waiting for it, and a SIGTERM handler the process had (inherited by the fork)
+        # kept that one alive, so the join never returned (seen in a CI run).
+        pool.close()
         pool.join()
         _WRITING = None
 
