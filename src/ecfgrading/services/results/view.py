@@ -125,7 +125,7 @@ def _joined(record: PlayerRecord, code: str, name: str) -> PlayerRecord:
 
 
 def _with_club(record: PlayerRecord, code: str, name: str) -> PlayerRecord:
-    codes = record.club_codes | {code} if code else record.club_codes
+    codes = (record.club_codes | {code}) if code else record.club_codes
     return record.with_clubs(codes, record.club_names | {name})
 
 
