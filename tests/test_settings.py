@@ -37,7 +37,7 @@ def test_the_default_database_is_a_sqlite_file_in_a_new_home(monkeypatch, tmp_pa
 
     assert home.is_dir()
     database = settings["DATABASES"]["default"]
-    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["ENGINE"] == "ecfgrading.registry.backends.sqlite3"  # Django's, see there
     assert Path(database["NAME"]) == home / "ecfgrading.sqlite3"
 
 

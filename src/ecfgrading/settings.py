@@ -98,6 +98,8 @@ RANDOM_PAGE_COST = 1.1
 
 
 _SQLITE = "django.db.backends.sqlite3"
+# Django's SQLite backend, each statement's placeholders converted once (issue 25).
+_SQLITE_BACKEND = "ecfgrading.registry.backends.sqlite3"
 _POSTGRESQL = "django.db.backends.postgresql"
 _URL_FORMS = "postgres://user@host:5432/name or sqlite:////absolute/path/file.sqlite3"
 _NOT_A_URL = "it is not a URL (a port is a number up to 65535; %-quote special characters)"
@@ -107,6 +109,7 @@ def _database(url: str | None, home: Path) -> dict[str, Any]:
     """One database from DATABASE_URL, or the default SQLite file under ECFGRADING_HOME."""
     config = _parsed(url) if url else _parsed(f"sqlite:///{home / 'ecfgrading.sqlite3'}")
     if config["ENGINE"] == _SQLITE:
+        config["ENGINE"] = _SQLITE_BACKEND
         config["OPTIONS"] = {
             # WAL lets the public site read while an import or a calculation writes. Set
             # once per connection: a page cache of up to 64 MB (the default 2 MB rereads

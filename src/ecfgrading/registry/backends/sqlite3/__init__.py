@@ -1,0 +1,1 @@
+"""Django's SQLite backend, its placeholders converted once per statement text (base)."""

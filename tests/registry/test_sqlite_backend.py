@@ -1,0 +1,72 @@
+"""``registry.backends.sqlite3``: Django's SQLite backend, a statement's placeholders
+converted once and remembered (issue 25), with every answer as Django's own gives it.
+
+Run on a SQLite file of its own, whichever database the session tests."""
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import IntegrityError
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.sqlite3.base import SQLiteCursorWrapper as DjangosCursor
+from django.db.utils import ConnectionHandler
+
+from ecfgrading.registry.backends.sqlite3 import base
+
+STATEMENTS = [
+    "SELECT %s",
+    "SELECT %s, %s FROM t WHERE a IN (%s, %s)",
+    "SELECT name FROM t WHERE name LIKE '%%son' AND id = %s",
+    "SELECT '%%s', %s",  # a literal %s, written %%s
+    "SELECT 1",
+]
+
+
+@pytest.fixture
+def own(tmp_path: Path, django_db_blocker: Any) -> Iterator[BaseDatabaseWrapper]:
+    engine = "ecfgrading.registry.backends.sqlite3"
+    handler = ConnectionHandler({"default": {"ENGINE": engine, "NAME": str(tmp_path / "t.db")}})
+    wrapper = handler["default"]
+    with django_db_blocker.unblock():
+        yield wrapper
+        wrapper.close()
+
+
+@pytest.mark.parametrize("statement", STATEMENTS)
+def test_a_statement_is_converted_as_djangos_own_cursor_converts_it(statement: str) -> None:
+    djangos = DjangosCursor.convert_query(None, statement)  # type: ignore[arg-type]
+
+    assert base.qmark(statement) == djangos
+
+
+def test_the_same_text_is_converted_once_however_often_it_runs(own) -> None:
+    text = "SELECT %s + %s, '%%'"  # a new string object each run, as a hot path makes it
+    base.qmark.cache_clear()
+
+    with own.cursor() as cursor:
+        for n in range(5):
+            cursor.execute("".join(text), [n, 1])
+            assert cursor.fetchone() == (n + 1, "%")
+
+    info = base.qmark.cache_info()
+    assert (info.misses, info.hits) == (1, 4)
+
+
+def test_the_backend_is_djangos_sqlite_with_its_own_cursor(own) -> None:
+    assert own.vendor == "sqlite"
+    with own.cursor() as cursor:
+        assert isinstance(cursor.cursor, base.SQLiteCursorWrapper)
+        cursor.execute("SELECT %(a)s * %(b)s", {"a": 6, "b": 7})  # Django's named style
+        assert cursor.fetchone() == (42,)
+
+
+def test_a_refused_row_raises_djangos_error(own) -> None:
+    with own.cursor() as cursor:
+        cursor.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        cursor.executemany("INSERT INTO t (id, name) VALUES (%s, %s)", [(1, "a"), (2, "b")])
+        with pytest.raises(IntegrityError):
+            cursor.executemany("INSERT INTO t (id, name) VALUES (%s, %s)", [(3, "c"), (1, "d")])
+        cursor.execute("SELECT COUNT(*) FROM t WHERE name LIKE %s", ["%"])
+        assert cursor.fetchone() == (3,)  # no transaction: the row before the refused one
