@@ -1,32 +1,30 @@
-"""A write's references checked by one statement a table, not by SQLite row by row.
+"""A write's references checked once per value, not once per row (SQLite).
 
-SQLite enforces a foreign key as each row is inserted: a season's 200,000 games each
-look up their event, their file and both players. Its enforcement took 1.4 s of a
-national season's import (8%, issue 25: measured with it off); the same lookups made
-after the rows are in, by one statement a table, take about a fifth of that.
+SQLite enforces a foreign key by looking its row up for every row inserted: a season's
+200,000 games look up their event, their file and both players, four lookups a game,
+though a turn's 4,000 games name 32 events and files and a few thousand players. With
+the check on, a national season's import took 1.4 s longer (8%, issue 25, measured).
 
 So an importer's turn may be written with SQLite's enforcement off
-(``checked_together``), and the rows it inserted are checked before it commits
-(``check_new_rows``): a reference naming no row raises IntegrityError, as SQLite's own
-check would at the commit, and the turn is rolled back. PostgreSQL keeps its own
-enforcement; there the check serves a file written alone, to refuse it by itself.
-
-Rows a write updates are not looked at: of an import's updates, two set a reference
-(a file's event, a club's county), each to a row the same write just found or made.
+(``checked_together``), and the rows it inserted are checked before it commits: each
+reference column's distinct values among the new rows, looked up once each. A value
+with no row to name raises IntegrityError, as SQLite's own check would, and the turn is
+rolled back. PostgreSQL keeps its own enforcement: there nothing changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
 
 from django.apps import apps
 from django.db import IntegrityError, connection, models
 
-Marks = dict[type[models.Model], int]  # model -> the highest id before the write
-# New rows read by id: SQLite's words for it (PostgreSQL's planner needs none).
-_BY_ID = {True: " NOT INDEXED", False: ""}
+Marks = dict[type[models.Model], int]
+_BY_ID = {
+    True: " NOT INDEXED",
+    False: "",
+}  # SQLite's words; PostgreSQL reads new rows by id  # model -> the highest id before the write
 
 
 @contextmanager
@@ -49,15 +47,13 @@ def _enforced() -> bool:
     return bool(on)
 
 
-@cache
-def _referring() -> tuple[type[models.Model], ...]:
-    """The tables with references whose new rows a check looks at: every installed
-    app's, not only the registry's, so that a write into another's is checked too."""
-    return tuple(
+def _referring() -> list[type[models.Model]]:
+    """The registry's tables with references, whose new rows a check looks at."""
+    return [
         model
-        for model in apps.get_models(include_auto_created=True)
+        for model in apps.get_app_config("registry").get_models()
         if _references(model) and isinstance(model._meta.pk, models.AutoField)
-    )
+    ]
 
 
 def _references(model: type[models.Model]) -> list[models.ForeignKey[models.Model, models.Model]]:
