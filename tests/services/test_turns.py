@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import override_settings
 
 from ecfgrading.registry.bulk import insert_rows
@@ -339,41 +338,3 @@ def test_a_checkpoint_of_a_database_gone_meanwhile_makes_no_empty_file(
     locks._CHECKPOINTING[path].join(10)
     assert not (tmp_path / "gone.sqlite3").exists()
     assert f"checkpoint of {path} not done" in caplog.text
-
-
-@pytest.mark.django_db(transaction=True)  # a turn of its own: SQLite's check can be off
-def test_a_game_naming_a_player_not_on_record_is_refused_with_its_file_alone(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A turn is written with SQLite's reference check off and checked together before
-    it commits (issue 25, registry.references); PostgreSQL checks at the commit. b's
-    games name a player who is not there, as a writer's bug would: the turn is written
-    again a file at a time, b is refused by itself, a and c stand, and SQLite checks
-    references again once the turn is over."""
-    import ecfgrading.services.results.write as writer
-
-    nobody = 10**9  # no player has this id
-
-    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
-        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
-            rows = [row._replace(player1_id=nobody) for row in rows]
-        insert_rows(model, columns, rows, **how)
-
-    monkeypatch.setattr(writer, "insert_rows", spoil)
-    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
-    ann = newcomer(2, "Archer, Ann", "01/02/2003")
-    files = [(f"{name}.txt", a_file(code, BLOGGS, ann)) for name, code in _ABC]
-    outcomes = import_files(files)
-
-    assert [outcome.accepted for outcome in outcomes] == [True, False, True]
-    assert [problem.code for problem in outcomes[1].report.errors] == ["import-conflict"]
-    assert sorted(Event.objects.values_list("code", flat=True)) == ["AA00001", "CC00003"]
-    assert not Game.objects.filter(player1_id=nobody).exists()
-    assert Game.objects.count() == 2
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA foreign_keys")
-            assert cursor.fetchone() == (1,)
-
-
-_ABC = [("a", "AA00001"), ("b", "BB00002"), ("c", "CC00003")]

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, connection, transaction
 
 from ecfgrading.collector import fewer_collections
 from ecfgrading.engine.codes import GradingCode
@@ -38,12 +38,10 @@ from ecfgrading.matching.identify import (
     identify,
 )
 from ecfgrading.progress import Progress
-from ecfgrading.registry import references
 from ecfgrading.registry.bulk import IN_CHUNK, update_one
 from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import AuditLog, Submission
 from ecfgrading.registry.numbering import CodesExhausted
-from ecfgrading.registry.references import checked_together
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import width
@@ -183,30 +181,17 @@ class ResultsImporter:
             return self._turn(ready, alone=True)
 
     def _turn(self, ready: list[_Ready | ImportResult], *, alone: bool) -> list[ImportResult]:
-        """The turn's transaction; ``alone``: each file in a savepoint of its own, its
-        references checked before the savepoint ends (registry.references), so that a
-        file naming a row that is not there is refused by itself. Not alone, the turn's
-        references are checked once per value before it commits (on SQLite, whose own
-        check is off for the turn), and a reference refused then, or at the commit (as
-        PostgreSQL checks them), has the turn written again, a file at a time."""
+        """The turn's transaction; ``alone``: each file in a savepoint of its own."""
         try:
-            with (
-                busy_as_error(_turn_not_imported(ready)),
-                nullcontext(False) if alone else checked_together() as together,
-                _refused_as_turn(alone),
-                transaction.atomic(),
-            ):
+            with busy_as_error(_turn_not_imported(ready)), transaction.atomic():
                 take_registry_lock()
                 self.view.catch_up()
-                before = references.marks() if together else {}
-                results = [
+                return [
                     self._write(item, in_turn=True, alone=alone)
                     if isinstance(item, _Ready)
                     else item
                     for item in ready
                 ]
-                references.check_new_rows(before)
-                return results
         except BaseException:
             self.view.drop()  # it took in what the rollback removed
             raise
@@ -336,7 +321,6 @@ class ResultsImporter:
             if not in_turn:
                 take_registry_lock()
                 self.view.catch_up()
-            before = references.marks() if alone else {}
             self._keep_current(ready)
             plan = self._plan(read, ready.identified)
             if not plan.report.ok:
@@ -349,7 +333,6 @@ class ResultsImporter:
             report = plan.report.accepting(written)
             if not accept(submission, written, report):
                 raise _DoneElsewhere
-            references.check_new_rows(before)  # alone: refused before its savepoint ends
             self.view.took(touched)
         return ImportResult(submission.id, True, report)
 
@@ -678,19 +661,6 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
                 "not waiting to be imported"
             )
     return [found[pk] for pk in ids]
-
-
-@contextmanager
-def _refused_as_turn(alone: bool) -> Iterator[None]:
-    """Not ``alone``: the database refusing the turn's references when they are checked
-    together, or at its commit, has the turn written again, a file at a time (a lock
-    waited on too long is not a refusal: it stays the error it is)."""
-    try:
-        yield
-    except IntegrityError as error:
-        if alone:
-            raise
-        raise _TurnRefused from error
 
 
 class _TurnRefused(Exception):
