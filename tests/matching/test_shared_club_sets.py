@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ecfgrading.matching.identify import PlayerRecord, RecordIndex
+from ecfgrading.matching.identify import PlayerRecord, RecordIndex, _SharedSets
 
 
 def _record(pid: int, surname: str, codes: set[str], names: set[str]) -> PlayerRecord:
@@ -37,3 +37,21 @@ def test_a_record_replaced_with_another_club_shares_that_clubs_sets() -> None:
     assert smith is not None and jones is not None
     assert smith.club_codes is jones.club_codes and smith.club_names is jones.club_names
     assert index.holder(100001) == smith
+
+
+def test_a_set_of_clubs_is_folded_once_however_many_records_have_it() -> None:
+    """Issue 25: folding each record's clubs was a third of a national index's load;
+    a set is folded once, and every record with it shares the folded set."""
+    folds: list[str] = []
+
+    def fold(code: str) -> str:
+        folds.append(code)
+        return code.strip().upper()
+
+    sets = _SharedSets()
+    first = sets.folded(frozenset({" knt1", "sur2"}), fold)
+    again = sets.folded(frozenset({"sur2", " knt1"}), fold)  # an equal set, another object
+
+    assert first == frozenset({"KNT1", "SUR2"}) and again is first
+    assert sorted(folds) == [" knt1", "sur2"]  # once each
+    assert sets.folded(frozenset({"sur2"}), fold) == frozenset({"SUR2"})

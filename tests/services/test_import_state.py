@@ -304,3 +304,32 @@ def test_a_player_who_only_joined_a_club_is_brought_in_without_reading_him_again
     assert second.view.index.record(bloggs.id).club_names == {"Walsall", "Dover"}  # type: ignore[union-attr]
     assert second.view.cache.memberships == fresh_cache.memberships
     assert second.view.mark == current_mark()
+
+
+def test_the_index_loaded_holds_each_survivor_with_his_clubs_sets_shared() -> None:
+    """``load_record_index`` reads by plain statements (issue 25): each surviving player
+    with his date of birth and his clubs' codes and names, one set object for the
+    members of one club; a player merged away is not there, and his code leads to the
+    survivor; a player of no club has none."""
+    dover = Club.objects.create(code="KNT1", name="Dover")
+    ann = Player.objects.create(code=100001, surname="Archer", forenames="Ann",
+                                date_of_birth=date(1990, 5, 17))  # fmt: skip
+    bob = Player.objects.create(code=100002, surname="Baker", forenames="Bob")
+    gone = Player.objects.create(code=100003, surname="Archer", forenames="A")
+    cid = Player.objects.create(code=100004, surname="Cook", forenames="Cid")
+    for player in (ann, bob, gone):
+        ClubMembership.objects.create(
+            player=player, club=dover, first_season=2012, last_season=2012
+        )
+    merge_players("100003C", "100001K", actor="test")
+
+    index = load_record_index()
+    one, two, three = (index.record(p.id) for p in (ann, bob, cid))
+    assert one is not None and two is not None and three is not None
+    assert (one.code, one.surname, one.forenames, one.date_of_birth) == (
+        100001, "Archer", "Ann", date(1990, 5, 17))  # fmt: skip
+    assert one.club_codes == {"KNT1"} and one.club_names == {"Dover"}
+    assert one.club_codes is two.club_codes and one.club_names is two.club_names
+    assert three.club_codes == frozenset() and three.club_names == frozenset()
+    assert index.record(gone.id) is None and index.holder(100003) == one
+    assert len(index) == 3

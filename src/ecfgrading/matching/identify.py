@@ -271,12 +271,19 @@ class _SharedSets:
 
     def __init__(self) -> None:
         self._sets: dict[frozenset[str], frozenset[str]] = {}
+        # (fold, a set) -> the set folded: each distinct set folded once, not once a
+        # record (a third of a national index's load, issue 25).
+        self._folded: dict[tuple[Callable[[str], str], frozenset[str]], frozenset[str]] = {}
 
     def shared(self, values: frozenset[str]) -> frozenset[str]:
         return self._sets.setdefault(values, values)
 
     def folded(self, values: frozenset[str], fold: Callable[[str], str]) -> frozenset[str]:
-        return self.shared(frozenset(map(fold, values)))
+        key = (fold, values)
+        found = self._folded.get(key)
+        if found is None:
+            found = self._folded[key] = self.shared(frozenset(map(fold, values)))
+        return found
 
     def record(self, record: PlayerRecord) -> PlayerRecord:
         """``record`` with shared sets (the very record when it has them already)."""
