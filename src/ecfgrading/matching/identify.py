@@ -272,7 +272,7 @@ class _SharedSets:
     def __init__(self) -> None:
         self._sets: dict[frozenset[str], frozenset[str]] = {}
         # (fold, a set) -> the set folded: each distinct set folded once, not once a
-        # record (a third of a national index's load, issue 25).
+        # record (a sixth of a national index's load, issue 25).
         self._folded: dict[tuple[Callable[[str], str], frozenset[str]], frozenset[str]] = {}
 
     def shared(self, values: frozenset[str]) -> frozenset[str]:

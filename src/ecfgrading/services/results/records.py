@@ -27,13 +27,14 @@ def load_record_index() -> RecordIndex:
     ORM's rows and converters were a fifth of the load (issue 25), which every batch an
     importer process starts pays first, a single file's included."""
     memberships, survivors = _whole_statements(connection.vendor)
-    codes, names = _club_sets(select_all(memberships))
-    records = (_record(row, codes, names) for row in select_all(survivors))
+    codes, names = _club_sets(_select_all(memberships))
+    records = (_record(row, codes, names) for row in _select_all(survivors))
     return RecordIndex.build(records, _aliases())
 
 
-def select_all(statement: str) -> Iterator[tuple[Any, ...]]:
-    """The rows of a plain ``statement``, a few thousand at a time."""
+def _select_all(statement: str) -> Iterator[tuple[Any, ...]]:
+    """The rows of a plain ``statement``, taken from the cursor a few thousand at a time
+    (PostgreSQL's client cursor holds them all already: 60,000 players are a few MB)."""
     with connection.cursor() as cursor:
         cursor.execute(statement)
         while rows := cursor.fetchmany(5_000):
@@ -42,21 +43,25 @@ def select_all(statement: str) -> Iterator[tuple[Any, ...]]:
 
 @cache
 def _whole_statements(vendor: str) -> tuple[str, str]:
-    """Every membership with its club's code and name, and every surviving player."""
-    quote = connection.ops.quote_name
-    club_of = quote(ClubMembership._meta.get_field("club").column)
-    club_code, club_name = (quote(Club._meta.get_field(name).column) for name in ("code", "name"))
-    memberships = (
-        f"SELECT {columns_sql(ClubMembership, 'player')}, c.{club_code}, c.{club_name} "
-        f"FROM {table_sql(ClubMembership)} t "
-        f"JOIN {table_sql(Club)} c ON c.{quote(Club._meta.pk.column)} = t.{club_of}"
-    )
-    merged_into = quote(Player._meta.get_field("merged_into").column)
-    survivors = (  # in the order the ORM gave them, in which the index then held them
+    """Every membership's player with its club's code and name, and every surviving
+    player in the ORM's order (in which the index held them before it read them so)."""
+    merged_into = connection.ops.quote_name(Player._meta.get_field("merged_into").column)
+    survivors = (
         f"SELECT {columns_sql(Player, *_FIELDS)} FROM {table_sql(Player)} t "
         f"WHERE t.{merged_into} IS NULL ORDER BY {columns_sql(Player, *Player._meta.ordering)}"
     )
-    return memberships, survivors
+    return _memberships_sql(columns_sql(ClubMembership, "player")), survivors
+
+
+def _memberships_sql(columns: str) -> str:
+    """Memberships (alias ``t``) with ``columns``, then their club's code and name."""
+    quote = connection.ops.quote_name
+    club_of = quote(ClubMembership._meta.get_field("club").column)
+    club_code, club_name = (quote(Club._meta.get_field(name).column) for name in ("code", "name"))
+    return (
+        f"SELECT {columns}, c.{club_code}, c.{club_name} FROM {table_sql(ClubMembership)} t "
+        f"JOIN {table_sql(Club)} c ON c.{quote(Club._meta.pk.column)} = t.{club_of}"
+    )
 
 
 @dataclass(frozen=True)
@@ -116,15 +121,8 @@ def _statements(vendor: str) -> tuple[str, str, str]:
     database takes to answer them."""
     quote = connection.ops.quote_name
     membership = columns_sql(ClubMembership, "id", "player", "club", "first_season", "last_season")
-    player_of, club_of = (
-        quote(ClubMembership._meta.get_field(name).column) for name in ("player", "club")
-    )
-    club_code, club_name = (quote(Club._meta.get_field(name).column) for name in ("code", "name"))
-    memberships = (
-        f"SELECT {membership}, c.{club_code}, c.{club_name} FROM {table_sql(ClubMembership)} t "
-        f"JOIN {table_sql(Club)} c ON c.{quote(Club._meta.pk.column)} = t.{club_of} "
-        f"WHERE t.{player_of} IN ({{ids}})"
-    )
+    player_of = quote(ClubMembership._meta.get_field("player").column)
+    memberships = f"{_memberships_sql(membership)} WHERE t.{player_of} IN ({{ids}})"
     players = (
         f"SELECT {columns_sql(Player, *_FIELDS, 'merged_into')} FROM {table_sql(Player)} t "
         f"WHERE t.{quote(Player._meta.pk.column)} IN ({{ids}})"
