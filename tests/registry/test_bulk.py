@@ -239,3 +239,32 @@ def test_update_one_writes_only_a_row_that_still_holds_what_it_expects() -> None
     assert Submission.objects.get(id=waiting.id).status == "accepted"
     with pytest.raises(ValueError, match=r"expected a column of registry\.Submission"):
         update_one(Submission, waiting.id, {"games": 1})
+
+
+# statement shapes (issue 25: SQLite compiles each distinct text) ---------------------------
+
+
+def test_rows_left_over_are_written_a_power_of_two_a_statement_largest_first() -> None:
+    # 45 = 32 + 8 + 4 + 1; 130 = 49 + 49 + 32, with 49 a statement at most.
+    assert list(bulk.shaped(45)) == [(0, 32), (32, 8), (40, 4), (44, 1)]
+    assert list(bulk.shaped(130, most=49)) == [(0, 49), (49, 49), (98, 32)]
+    assert list(bulk.shaped(7, start=98)) == [(98, 4), (102, 2), (104, 1)]
+    assert list(bulk.shaped(0)) == []
+
+
+def test_files_of_every_count_of_rows_share_a_few_statement_texts() -> None:
+    """One column binds 999 rows a statement on SQLite: counts 1 to 60, each written
+    alone, are statements of 1, 2, 4, 8, 16 and 32 rows, six texts, where each count
+    used to be a text of its own."""
+    rows = [(7_000 + n,) for n in range(60)]
+    sizes: set[int] = set()
+    written: list[tuple[int, ...]] = []
+    for count in range(1, 61):
+        with CaptureQueriesContext(connection) as queries:
+            bulk.insert_rows(IdentityChange, ("player_id",), rows[:count])
+        sizes.update(query["sql"].count("), (") + 1 for query in queries.captured_queries)
+        written += rows[:count]
+    stored = list(IdentityChange.objects.order_by("id").values_list("player_id"))
+    assert stored == written
+    if connection.vendor == "sqlite":  # PostgreSQL streams them by COPY
+        assert sizes == {1, 2, 4, 8, 16, 32}

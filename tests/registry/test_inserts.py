@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from ecfgrading.registry.bulk import IN_CHUNK
@@ -120,3 +122,22 @@ def test_values_taken_as_they_are_are_those_the_orm_would_prepare() -> None:
     # The plain path was taken, not only the ORM's: text and flags on both databases,
     # numbers and ids too on SQLite (on PostgreSQL Django wraps them in psycopg's types).
     assert taken_as_is >= (20 if connection.vendor == "sqlite" else 12)
+
+
+def test_rows_left_over_come_back_in_order_through_statements_of_a_few_sizes() -> None:
+    """45 rows of one column fit one statement (IN_CHUNK values), but are sent as
+    statements of 32, 8, 4 and 1 rows (registry.bulk.shaped): the ids still follow."""
+    player = Player.objects.create(code=410_000, surname="Shapes")
+    other = Player.objects.create(code=410_001, surname="Others")
+    wanted = [player.pk if k % 3 else other.pk for k in range(45)]
+    with CaptureQueriesContext(connection) as queries:
+        ids = insert_returning(IdentityChange, ("player_id",), [(pid,) for pid in wanted])
+    assert [query["sql"].count("), (") + 1 for query in queries.captured_queries] == [
+        32,
+        8,
+        4,
+        1,
+    ]
+    assert ids == sorted(ids) and len(set(ids)) == 45
+    stored = dict(IdentityChange.objects.values_list("id", "player_id"))
+    assert [stored[pk] for pk in ids] == wanted

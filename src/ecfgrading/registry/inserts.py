@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from django.db import connection, models
 
-from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.bulk import IN_CHUNK, shaped
 
 M = TypeVar("M", bound=models.Model)
 
@@ -52,10 +52,9 @@ def insert_returning(
     per = max(1, IN_CHUNK // max(1, len(columns)))
     ids: list[int] = []
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), per):
-            chunk = rows[start : start + per]
-            values = [value for row in chunk for value in row]
-            cursor.execute(head + ", ".join([one] * len(chunk)) + tail, values)
+        for start, size in shaped(len(rows), most=per):  # a few shapes, kept compiled
+            values = [value for row in rows[start : start + size] for value in row]
+            cursor.execute(head + ", ".join([one] * size) + tail, values)
             ids += [pk for (pk,) in cursor.fetchall()]
     return ids
 
