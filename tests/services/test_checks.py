@@ -30,6 +30,7 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.registry.numbering import CodesExhausted
+from ecfgrading.services.results import same_games
 from ecfgrading.services.results.checks import refusal_problem, registry_problems
 from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import check_results, import_files, import_results
@@ -370,6 +371,20 @@ def test_superseded_results_are_not_held_against_a_new_code() -> None:
     assert found(checked(only_second)) == []  # its game was in submission 1, now superseded
     only_first = results_file([BLOGGS, SMITH], TWO_GAMES[:1], code="ZZ3")
     assert found(checked(only_first)) == [("games-already-received", 2, "EVENT CODE")]
+
+
+def test_players_asked_for_in_chunks_padded_to_a_few_sizes_find_every_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 25: the players are asked for a few at a time (IN_CHUNK, three here) and
+    each list is padded to a power of two by repeating its last player, so that the
+    statement has a few texts. Four players on record are two chunks, the second of
+    one player padded to eight: every one of the five games is still found."""
+    monkeypatch.setattr(same_games, "IN_CHUNK", 3)
+    players = [BLOGGS, SMITH, BROWN, GREEN]
+    import_results(results_file(players, TWO_GAMES + MORE_GAMES, code="XX1"), filename="a")
+    again = results_file(players, TWO_GAMES + MORE_GAMES, code="YY2")
+    assert got(checked(again)) == ["5 of its 5 graded games, on record under XX1 (submission 1)"]
 
 
 def test_looking_for_the_same_games_costs_nothing_for_strangers_and_one_query_else(
