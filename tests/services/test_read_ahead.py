@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from ecfgrading.matching.identify import Received
 from ecfgrading.registry.models import Game, Player, Submission
 from ecfgrading.services.results import ingest, reading
 from ecfgrading.services.results.ingest import import_files
@@ -126,6 +127,20 @@ def test_a_reading_pickled_is_the_reading() -> None:
     assert isinstance(lines, MappingProxyType)
     assert dict(lines) == dict(made.results.event.field_lines)
     assert lines["EVENT CODE"] == 2  # the line after #EVENT DETAILS
+
+
+def test_a_reading_holds_its_player_sets_as_identification_reads_them() -> None:
+    """Each set folded where the file is read (ahead, for a batch), in the order of the
+    list; none for a set whose code is malformed, an error of the file. The importer
+    identifies from these, so they are what it would make of each set itself."""
+    malformed = "#PIN=3#BCF CODE=12345#NAME=Crook, Cy"  # five characters: no code
+    made = read_file(a_file("AA00001", BLOGGS, newcomer(2, "Newman, Ned"), malformed), "sets.txt")
+    assert made.results is not None
+    bloggs, newman, crook = made.results.players
+    assert crook.code_text and crook.code is None
+    assert made.received == (Received.from_entry(bloggs), Received.from_entry(newman), None)
+    assert made.received[0] is not None and made.received[0].name.surname == "bloggs"
+    assert pickle.loads(pickle.dumps(made)).received == made.received
 
 
 def _reader_pids() -> set[int]:

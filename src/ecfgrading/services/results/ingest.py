@@ -55,6 +55,7 @@ from ecfgrading.services.results.reading import (
     FileRead,
     ReadAhead,
     read_file,
+    received_of,
     stored_event_code,
     stored_filename,
 )
@@ -222,7 +223,7 @@ class ResultsImporter:
             return
         item.unwatch()
         earlier = item.identified if same_index and changes is not None else None
-        identified = self._identify(item.read.results, earlier, changes)
+        identified = self._identify(item.read, earlier, changes)
         item.identified, item.changes = identified, identified.index.watching()
 
     def _store(
@@ -255,7 +256,7 @@ class ResultsImporter:
             return _Ready(submission, read)
         if not caught_up:
             self.view.catch_up()
-        identified = self._identify(read.results)
+        identified = self._identify(read)
         return _Ready(submission, read, identified, identified.index.watching())
 
     def _write(self, ready: _Ready, *, in_turn: bool = False, alone: bool = True) -> ImportResult:
@@ -341,7 +342,7 @@ class ResultsImporter:
         results = read.results
         if results is None:
             return Plan(None, read.report)
-        identified = identified or self._identify(results)
+        identified = identified or self._identify(read)
         decisions, remembered = recall_decisions(  # the team's decisions (issue 24, case 3)
             results.event.code, identified.received, identified.decisions, identified.index
         )
@@ -365,7 +366,7 @@ class ResultsImporter:
 
     def _identify(
         self,
-        results: ResultsFile,
+        read: FileRead,
         earlier: _Identified | None = None,
         changes: IndexChanges | None = None,
     ) -> _Identified:
@@ -374,12 +375,13 @@ class ResultsImporter:
         ``earlier``: the file identified before on this very index, which has taken in
         ``changes`` since; only the players those concern are identified again, the
         others' decisions being what identification now would make (IndexChanges)."""
+        assert read.results is not None
         index = self.index
         received: dict[int, Received] = {}
         decisions: dict[int, Decision] = {}
         problems: list[Problem] = []
-        for entry in results.players:
-            if entry.code_text and entry.code is None:
+        for entry, given in zip(read.results.players, _received(read), strict=True):
+            if given is None:
                 continue  # a malformed code is already an error of the file
             before = earlier.decisions.get(entry.pin) if earlier is not None else None
             if earlier is not None and before is not None:
@@ -389,7 +391,7 @@ class ResultsImporter:
                 else:
                     decision = identify(one, index, self.policy)
             else:
-                one = received[entry.pin] = Received.from_entry(entry)
+                one = received[entry.pin] = given
                 decision = identify(one, index, self.policy)
             if decision.kind is DecisionKind.CODE_NAME_MISMATCH and entry.code is not None:
                 holder = index.holder(entry.code.number)
@@ -399,6 +401,15 @@ class ResultsImporter:
                 problems.append(_code_not_on_record(entry))
             decisions[entry.pin] = decision
         return _Identified(index, received, decisions, tuple(problems), self.policy)
+
+
+def _received(read: FileRead) -> tuple[Received | None, ...]:
+    """The file's player sets as identification reads them: as read (ahead, for a
+    batch), or made now for a reading that lacks them."""
+    assert read.results is not None
+    if len(read.received) == len(read.results.players):
+        return read.received
+    return received_of(read.results)
 
 
 @dataclass(frozen=True)

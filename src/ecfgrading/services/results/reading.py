@@ -27,6 +27,7 @@ from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.problems import Problem, printable
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
 from ecfgrading.formats.trf import is_trf
+from ecfgrading.matching.identify import Received
 from ecfgrading.registry.models import Club, County, Submission
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
 from ecfgrading.services.results.checks import value_problems
@@ -44,6 +45,19 @@ class FileRead:
     results: ResultsFile | None
     report: ImportReport
     details: dict[int, PlayerDetails]
+    # Each player set as identification reads it, in the order of ``results.players``;
+    # None for a set whose code is malformed (an error of the file, identified by no
+    # one). Made here, ahead of the importer for a batch: a season's 80,000 sets folded
+    # were a twentieth of the importer's work (issue 25).
+    received: tuple[Received | None, ...] = ()
+
+
+def received_of(results: ResultsFile) -> tuple[Received | None, ...]:
+    """``FileRead.received`` of ``results``."""
+    return tuple(
+        None if entry.code_text and entry.code is None else Received.from_entry(entry)
+        for entry in results.players
+    )
 
 
 def read_file(
@@ -64,7 +78,7 @@ def read_file(
         submission_index=event.submission_index,
         problems=(*found.problems, *detail_problems, *values),
     )
-    return FileRead(results, report, details)
+    return FileRead(results, report, details, received_of(results))
 
 
 def stored_filename(filename: str) -> str:
