@@ -72,8 +72,10 @@ class RegistryCache:
         rows = ClubMembership.objects.order_by().values_list(
             "id", "player_id", "club_id", "first_season", "last_season"
         )
+        made = tuple.__new__  # Seasons(...) without its constructor's frame: a national
+        # registry's 45,000 memberships made through it were a sixth of this load
         cache.memberships = {
-            (p, c): Seasons(pk, f, s) for pk, p, c, f, s in rows.iterator(chunk_size=50_000)
+            (p, c): made(Seasons, (pk, f, s)) for pk, p, c, f, s in rows.iterator(chunk_size=50_000)
         }
         known = Player.objects.filter(date_of_birth__isnull=False).order_by()
         cache.births_known = set(known.values_list("id", flat=True).iterator(chunk_size=50_000))
