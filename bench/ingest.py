@@ -624,9 +624,15 @@ def with_floor(
     if own is not None:
         again, again_cpu = _floor(paths, own, OWN_COLUMNS)
         again["step"] = "  floor: the import's own rows, read back"
+        turned, turned_cpu = _floor(paths, own, OWN_COLUMNS, turns=True)
+        turned["step"] = "  floor: its own rows, committed a turn at a time"
         added += [
             again,
             _ratio("  import / floor of its own rows", imported, cpu, again, again_cpu),
+            turned,
+            _ratio(
+                "  import / floor committed a turn at a time", imported, cpu, turned, turned_cpu
+            ),
         ]
     return [*rows[:at], *added, *rows[at:]]
 
@@ -649,17 +655,20 @@ def _floor(
     paths: list[Path],
     tables: dict[str, list[tuple[Any, ...]]] | None = None,
     named: dict[str, tuple[str, ...]] = FLOOR_TABLES,
+    *,
+    turns: bool = False,
 ) -> tuple[dict[str, Any], float]:
     """The floor's row of the table, and its CPU seconds (this process and, on
     PostgreSQL, its server process), as the import's are counted; of ``tables`` in
-    ``named``'s columns (by default the rows ``floor_rows`` makes of the files)."""
+    ``named``'s columns (by default the rows ``floor_rows`` makes of the files), in one
+    transaction or, with ``turns``, in one a turn of the import's (``in_turns``)."""
     from django.db import connection
 
     tables = tables if tables is not None else floor_rows(paths)
     games = len(tables["registry_game"])
     entries = len(tables["registry_clubmembership"])
     insert = _floor_postgresql if connection.vendor == "postgresql" else _floor_sqlite
-    seconds, cpu = insert(tables, named)
+    seconds, cpu = insert(in_turns(tables) if turns else [tables], named)
     row = {
         "step": "  floor: same rows inserted plainly",
         "amount": f"{len(paths):,} files, {games:,} games, {entries:,} entries, CPU {cpu:.1f} s",
@@ -747,63 +756,100 @@ def floor_rows(paths: list[Path]) -> dict[str, list[tuple[Any, ...]]]:
     }
 
 
+Tables = dict[str, list[tuple[Any, ...]]]
+
+
+def in_turns(tables: Tables) -> list[Tables]:
+    """The rows as the import commits them (issue 25): a turn's files (TURN_FILES of
+    them, in the order written), each with its games, a share of the memberships each.
+    A turn's commit writes every page its rows changed; the players' indexes of the games
+    are changed all over, so that most of their pages are written again each turn, where
+    one transaction writes each once."""
+    from ecfgrading.services.results.ingest import TURN_FILES
+
+    files, games = tables["registry_submission"], tables["registry_game"]
+    at = OWN_COLUMNS["registry_game"].index("submission_id")
+    order = list(dict.fromkeys(game[at] for game in games))  # the files, as written
+    turn_of = {submission: n // TURN_FILES for n, submission in enumerate(order)}
+    count = max(1, -(-max(len(files), len(order)) // TURN_FILES))
+    turns: list[Tables] = [{table: [] for table in tables} for _ in range(count)]
+    for game in games:
+        turns[turn_of[game[at]]]["registry_game"].append(game)
+    for table in ("registry_submission", "registry_clubmembership"):
+        rows = tables[table]
+        for n in range(count):
+            turns[n][table] = rows[n * len(rows) // count : (n + 1) * len(rows) // count]
+    return turns
+
+
 def _floor_sqlite(
-    tables: dict[str, list[tuple[Any, ...]]], named: dict[str, tuple[str, ...]] = FLOOR_TABLES
+    turns: list[Tables], named: dict[str, tuple[str, ...]] = FLOOR_TABLES
 ) -> tuple[float, float]:
-    """Inserted with executemany in one transaction on a fresh file (WAL, 256 MB cache),
-    into tables and indexes made by the registry's own statements."""
+    """Inserted with executemany, a transaction for each of ``turns``, on a fresh file
+    (WAL, 256 MB cache), into tables and indexes made by the registry's own statements;
+    the log copied into the file every CHECKPOINT_TURNS transactions, as the import's
+    turns do (services.locks), and once at the end."""
     import sqlite3
 
     from django.db import connection
 
+    from ecfgrading.services.locks import CHECKPOINT_TURNS
+
     with connection.cursor() as cursor:
-        marks = ", ".join(["%s"] * len(tables))
+        marks = ", ".join(["%s"] * len(turns[0]))
         cursor.execute(
             f"SELECT sql FROM sqlite_master WHERE tbl_name IN ({marks}) AND sql IS NOT NULL "
             "ORDER BY type DESC",  # tables before their indexes
-            list(tables),
+            list(turns[0]),
         )
         schema = [sql for (sql,) in cursor.fetchall()]
     with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-floor-") as scratch:
         db = sqlite3.connect(Path(scratch) / "floor.sqlite3", isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA wal_autocheckpoint=0")
         db.execute(f"PRAGMA cache_size=-{FLOOR_PAGE_CACHE_KIB}")
         for sql in schema:
             db.execute(sql)
         start = time.perf_counter()
         with cpu_used() as used:
-            db.execute("BEGIN")
-            for table, rows in tables.items():
-                columns = ", ".join(named[table])
-                marks = ", ".join(["?"] * len(named[table]))
-                db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
-            db.execute("COMMIT")
+            for number, tables in enumerate(turns, start=1):
+                db.execute("BEGIN")
+                for table, rows in tables.items():
+                    columns = ", ".join(named[table])
+                    marks = ", ".join(["?"] * len(named[table]))
+                    db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+                db.execute("COMMIT")
+                if number % CHECKPOINT_TURNS == 0 or number == len(turns):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         seconds = time.perf_counter() - start
         db.close()
     return seconds, sum(used)
 
 
 def _floor_postgresql(
-    tables: dict[str, list[tuple[Any, ...]]], named: dict[str, tuple[str, ...]] = FLOOR_TABLES
+    turns: list[Tables], named: dict[str, tuple[str, ...]] = FLOOR_TABLES
 ) -> tuple[float, float]:
-    """COPY in one transaction into fresh tables made LIKE the registry's, indexes and
-    all (foreign keys aside), in the scratch database; dropped after."""
+    """COPY, a transaction for each of ``turns``, into fresh tables made LIKE the
+    registry's, indexes and all (foreign keys aside), in the scratch database; dropped
+    after."""
     from django.db import connection
 
-    copies = {table: f"floor_{table}" for table in tables}
+    copies = {table: f"floor_{table}" for table in turns[0]}
     with connection.cursor() as cursor:
         for table, copy in copies.items():
             cursor.execute(f"CREATE TABLE {copy} (LIKE {table} INCLUDING ALL)")
     try:
         raw = connection.connection
         start = time.perf_counter()
-        with cpu_used() as used, raw.transaction(), raw.cursor() as cursor:
-            for table, rows in tables.items():
-                columns = ", ".join(named[table])
-                with cursor.copy(f"COPY {copies[table]} ({columns}) FROM STDIN") as copy:
-                    for row in rows:
-                        copy.write_row(row)
+        with cpu_used() as used, raw.cursor() as cursor:
+            for tables in turns:
+                with raw.transaction():
+                    for table, rows in tables.items():
+                        columns = ", ".join(named[table])
+                        with cursor.copy(f"COPY {copies[table]} ({columns}) FROM STDIN") as copy:
+                            for row in rows:
+                                copy.write_row(row)
         seconds = time.perf_counter() - start
     finally:
         with connection.cursor() as cursor:
