@@ -266,3 +266,36 @@ def test_watches_that_overlap_each_see_what_changed_while_they_were_open() -> No
     later = index.watching()
     index.remove(3)
     assert (later.surnames, later.codes, first.surnames) == ({"bloggs"}, set(), {"jones", "smith"})
+
+
+def test_a_change_is_noted_once_however_many_files_watch() -> None:
+    """Issue 25: a turn's files each watch the index; a change is noted once, in a log
+    all the open watches share, not once in each. Each watch still tells its own: one
+    cleared (its decisions kept as current) is concerned only by what comes after."""
+    index = RecordIndex.build([smith()])
+    entry = by_name("Smith, John", club="Walsall")
+    decision = identify(entry, index)
+    watches = [index.watching() for _ in range(50)]
+    index.replace(smith(club_names=frozenset({"Walsall", "Dover"})))
+    assert index._log.surnames == ["smith"]  # once, not fifty times
+    assert all(watch.concern(entry, decision, DEFAULT_POLICY) for watch in watches)
+    watches[0].clear()
+    assert not watches[0] and not watches[0].concern(entry, decision, DEFAULT_POLICY)
+    assert watches[1].concern(entry, decision, DEFAULT_POLICY)
+    index.replace(smith(club_names=frozenset({"Walsall"})))
+    assert watches[0].concern(entry, decision, DEFAULT_POLICY)
+    assert watches[0].surnames == {"smith"} and not watches[0].codes
+
+
+def test_a_watch_closed_keeps_what_it_saw_when_the_index_starts_a_new_log() -> None:
+    """With no watch open nothing is noted, and the next watch starts a new log: a
+    closed watch still tells what changed while it was open, and nothing after."""
+    index = RecordIndex.build([smith()])
+    closed = watched(index, smith(date_of_birth=date(1970, 4, 3)))
+    index.add(PlayerRecord(id=2, code=None, surname="Jones", forenames="Mary"))  # unwatched
+    with index.watch() as later:
+        index.remove(2)
+    assert (closed.surnames, closed.codes) == ({"smith"}, {100001})
+    assert closed.concern(by_code(), identify(by_code(), index), DEFAULT_POLICY)
+    assert (later.surnames, later.codes) == ({"jones"}, set())
+    assert not later.concern(by_code(), identify(by_code(), index), DEFAULT_POLICY)

@@ -197,7 +197,30 @@ class Decision:
 # -- the index ---------------------------------------------------------------------------
 
 
-@dataclass
+class ChangeLog:
+    """What changed in an index while any watch was open, noted once for all of them.
+
+    Each change appends its surname keys and codes; a watch is where the log stood when
+    it opened (and, closed, where it stood then). For an open watch, whether a key or a
+    code changed since it opened is one look-up in ``surname_at`` or ``code_at``, the
+    position of each one's latest change. A turn's files all watch the index: noting each
+    change in each watch cost as many set insertions as files waiting (issue 25)."""
+
+    def __init__(self) -> None:
+        self.surnames: list[str] = []
+        self.codes: list[int] = []
+        self.surname_at: dict[str, int] = {}  # surname key -> its latest place in surnames
+        self.code_at: dict[int, int] = {}  # code -> its latest place in codes
+
+    def surname(self, key: str) -> None:
+        self.surname_at[key] = len(self.surnames)
+        self.surnames.append(key)
+
+    def code(self, code: int) -> None:
+        self.code_at[code] = len(self.codes)
+        self.codes.append(code)
+
+
 class IndexChanges:
     """What changes to an index touched while it was watched (``RecordIndex.watch``).
 
@@ -212,28 +235,62 @@ class IndexChanges:
     decision none of whose reads the changes touched is made again the same.
     """
 
-    surnames: set[str] = field(default_factory=set)
-    codes: set[int] = field(default_factory=set)
+    def __init__(self, log: ChangeLog) -> None:
+        self._log = log
+        self._from = (len(log.surnames), len(log.codes))
+        self._to: tuple[int, int] | None = None  # where the log stood when closed
+        self._sets: tuple[set[str], set[int]] | None = None
+
+    @property
+    def surnames(self) -> set[str]:
+        return set(self._log.surnames[self._from[0] : self._ends()[0]])
+
+    @property
+    def codes(self) -> set[int]:
+        return set(self._log.codes[self._from[1] : self._ends()[1]])
 
     def __bool__(self) -> bool:
-        return bool(self.surnames or self.codes)
+        return self._ends() != self._from
 
     def clear(self) -> None:
-        self.surnames.clear()
-        self.codes.clear()
+        """Nothing changed so far: watched from now on."""
+        self._from = self._ends()
+        self._sets = None
+
+    def close(self) -> None:
+        self._to = self._ends()
+
+    def _ends(self) -> tuple[int, int]:
+        return self._to or (len(self._log.surnames), len(self._log.codes))
+
+    def _has_surname(self, key: str) -> bool:
+        if self._to is None:
+            return self._log.surname_at.get(key, -1) >= self._from[0]
+        return key in self._seen()[0]
+
+    def _has_code(self, code: int) -> bool:
+        if self._to is None:
+            return self._log.code_at.get(code, -1) >= self._from[1]
+        return code in self._seen()[1]
+
+    def _seen(self) -> tuple[set[str], set[int]]:
+        """A closed watch's keys and codes, gathered once when first asked."""
+        if self._sets is None:
+            self._sets = (self.surnames, self.codes)
+        return self._sets
 
     def concern(self, entry: Received, decision: Decision, policy: MatchPolicy) -> bool:
         """Whether identifying ``entry`` again could give other than ``decision``, which
         identification gave before the changes."""
         if entry.code is not None:
-            if entry.code.number in self.codes:
+            if self._has_code(entry.code.number):
                 return True
             if decision.kind in _BY_HOLDER:
                 return False  # only the holder was read, and he is as he was
         key = entry.name.surname
         if not key:
             return False  # no name to look up: nothing was read
-        if key in self.surnames:
+        if self._has_surname(key):
             return True
         return decision.similar and similar_to_any(key, self.surnames, policy.surname_cutoff)
 
@@ -333,6 +390,7 @@ class RecordIndex:
         self._by_surname: dict[str, dict[str, dict[str, list[_Known]]]] = {}
         self._surnames = SurnameSet()
         self._watching: list[IndexChanges] = []  # every watch open, oldest first
+        self._log = ChangeLog()  # what changed while any was open
         self._sets = _SharedSets()
 
     @classmethod
@@ -356,8 +414,8 @@ class RecordIndex:
         known = _Known.of(self._sets.record(record), self._sets)
         if record.code is not None:
             self._claim(record.code, known)
-        for changes in self._watching:
-            changes.surnames.add(known.name.surname)
+        if self._watching:
+            self._log.surname(known.name.surname)
         self._by_id[record.id] = known
         self._group(known).append(known)
         self._surnames.add(known.name.surname)
@@ -380,7 +438,7 @@ class RecordIndex:
                 self._watching = watching
         if not watching:
             return
-        # What each open watch notes, worked out once: a turn's files all watch, and a
+        # Noted once for every open watch (ChangeLog): a turn's files all watch, and a
         # season's first files replace most of their players (their clubs), issue 25.
         surnames = {self._by_id[record.id].name.surname}
         if before is not None:
@@ -390,10 +448,10 @@ class RecordIndex:
             if before is None or not _same_holder(before.record, record)
             else None
         )
-        for changes in watching:
-            changes.surnames.update(surnames)
-            if codes is not None:
-                changes.codes.update(codes)
+        for surname in surnames:
+            self._log.surname(surname)
+        for code in codes or ():
+            self._log.code(code)
 
     def _swap(self, before: _Known, record: PlayerRecord) -> None:
         """``record`` in the place of ``before``, of the same code and name: its name is
@@ -422,9 +480,10 @@ class RecordIndex:
             if self._by_code.get(code) is known:
                 del self._by_code[code]
         self._group(known).remove(known)
-        for changes in self._watching:
-            changes.surnames.add(known.name.surname)
-            changes.codes.update(codes)
+        if self._watching:
+            self._log.surname(known.name.surname)
+            for code in codes:
+                self._log.code(code)
 
     @contextmanager
     def watch(self) -> Iterator[IndexChanges]:
@@ -438,12 +497,17 @@ class RecordIndex:
     def watching(self) -> IndexChanges:
         """A watch that stays open until ``unwatch``: what changes touch from now on.
         Watches may overlap in any order (an importer's files waiting for their turn)."""
-        changes = IndexChanges()
+        changes = IndexChanges(self._log)
         self._watching.append(changes)
         return changes
 
     def unwatch(self, changes: IndexChanges) -> None:
+        if not any(open_ is changes for open_ in self._watching):
+            return
+        changes.close()
         self._watching = [open_ for open_ in self._watching if open_ is not changes]
+        if not self._watching:
+            self._log = ChangeLog()  # none open: what the closed ones saw stays theirs
 
     def _group(self, known: _Known) -> list[_Known]:
         first = known.name.first_forename
@@ -482,8 +546,8 @@ class RecordIndex:
         held = self._codes_of.get(known.record.id, ())
         if code not in held:
             self._codes_of[known.record.id] = (*held, code)
-        for changes in self._watching:
-            changes.codes.add(code)
+        if self._watching:
+            self._log.code(code)
 
     def _holding(self, code: int) -> _Known | None:
         return self._by_code.get(code)

@@ -221,9 +221,9 @@ class ResultsImporter:
         if same_index and changes is not None and not item.identified.concerned(changes):
             changes.clear()  # the decisions hold for the view as it is now
             return
-        item.unwatch()
         earlier = item.identified if same_index and changes is not None else None
-        identified = self._identify(item.read, earlier, changes)
+        identified = self._identify(item.read, earlier, changes)  # its watch still open
+        item.unwatch()
         item.identified, item.changes = identified, identified.index.watching()
 
     def _store(
