@@ -386,14 +386,17 @@ class GameRow(NamedTuple):
     pending2_id: int | None
     result: str
     game_date: date
-    date_given: bool
+    # The two flags as 1 or 0: sqlite3 binds an int as it is, a bool through its
+    # adapters, after two failed attribute look-ups (twice the time; a season's 400,000
+    # flags, issue 25). Both databases store them as their boolean columns' true, false.
+    date_given: int
     round: int | None
     board: int | None
     part_kind: str
     part_name: str
     colour: str
     rate: str
-    graded: bool
+    graded: int
     not_graded_reason: str
     line: int
     sequence: int
@@ -432,14 +435,14 @@ def write_games(
                 waiting.get(game.pin2),
                 game.score.text,
                 game.game_date or event.end_date,  # G3
-                game.game_date is not None,
+                0 if game.game_date is None else 1,
                 game.round,
                 game.board,
                 _PART[part.kind],
                 part.name[:_PART_NAME],
                 _COLOUR[game.colour],
                 event.rate,
-                not_graded == "",
+                0 if not_graded else 1,
                 not_graded,
                 game.line,
                 number,
