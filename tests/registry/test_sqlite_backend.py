@@ -3,6 +3,7 @@ converted once and remembered (issue 25), with every answer as Django's own give
 
 Run on a SQLite file of its own, whichever database the session tests."""
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,3 +71,20 @@ def test_a_refused_row_raises_djangos_error(own) -> None:
             cursor.executemany("INSERT INTO t (id, name) VALUES (%s, %s)", [(3, "c"), (1, "d")])
         cursor.execute("SELECT COUNT(*) FROM t WHERE name LIKE %s", ["%"])
         assert cursor.fetchone() == (3,)  # no transaction: the row before the refused one
+
+
+def test_nones_and_flags_are_bound_by_adapters_found_at_once_as_before(own) -> None:
+    """Issue 25: ``sqlite3`` looks for an adapter of any value but an int, a float, a
+    str or a bytearray, and without one formats and drops two AttributeErrors first. The
+    backend registers None's and bool's: what is stored is what it was, NULL, 1 and 0."""
+    key = sqlite3.PrepareProtocol
+    assert sqlite3.adapters[(type(None), key)](None) is None
+    assert (
+        sqlite3.adapters[(bool, key)](True) == 1
+        and type(sqlite3.adapters[(bool, key)](True)) is int
+    )
+    with own.cursor() as cursor:
+        cursor.execute("CREATE TABLE f (a, b, c)")
+        cursor.execute("INSERT INTO f (a, b, c) VALUES (%s, %s, %s)", [None, True, False])
+        cursor.execute("SELECT typeof(a), a, typeof(b), b, typeof(c), c FROM f")
+        assert cursor.fetchone() == ("null", None, "integer", 1, "integer", 0)

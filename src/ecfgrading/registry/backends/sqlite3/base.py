@@ -20,6 +20,20 @@ from django.db.backends.sqlite3 import base
 REMEMBERED = 256
 
 
+def _null(value: None) -> None:
+    return value
+
+
+# ``sqlite3`` binds an int, a float, a str or a bytearray as it is; any other value (None,
+# a bool) it first tries to adapt: no adapter found, it asks the value's type and the
+# protocol's for ``__adapt__`` and ``__conform__``, and the failed look-up on a type
+# formats an AttributeError's message, only to drop it. A season's games bind about a
+# million Nones and flags: 0.4 us each that way, 0.2 through an adapter found at once
+# (issue 25, measured). The values bound are the same (NULL; 1 and 0).
+base.Database.register_adapter(type(None), _null)
+base.Database.register_adapter(bool, int)
+
+
 @lru_cache(maxsize=REMEMBERED)
 def qmark(query: str) -> str:
     """``query`` in ``sqlite3``'s placeholder style, as Django's cursor converts it:
