@@ -130,10 +130,16 @@ class ImportReport:
         return "\n".join(_text_lines(self))
 
 
+_LEAVES = (str, int, float)  # bool and the enums of text among them
+
+
 def _plain(value: Any) -> Any:
     """``dataclasses.asdict`` of a report's values without its deep copy of every leaf: a
     report's leaves are all immutable (text, numbers, None), and each accepted file's
-    report is made once (issue 25)."""
+    report is made once (issue 25). Leaves first: asking a type that is no dataclass
+    for its fields formats an AttributeError and drops it, a season's 140,000 times."""
+    if value is None or isinstance(value, _LEAVES):
+        return value
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, tuple | list):
