@@ -1,0 +1,56 @@
+"""The first files of a season imported in one process, for valgrind to count its instructions.
+
+    ECFGRADING_HOME=$(mktemp -d) PYTHONHASHSEED=0 \\
+        valgrind --tool=callgrind --callgrind-out-file=OUT \\
+        .venv/bin/python bench/import_instructions.py --season-dir DIR --files 300
+
+The machine's speed swings by a fifth within half an hour (docs/benchmarks.md), so that no
+pair of wall clocks decides a change of a few percent. Instructions counted do not swing:
+the same code on the same files counts the same, whatever else the machine is doing
+(``valgrind --tool=callgrind``, about 50 times slower). Two trees compare by running this
+script with each first on PYTHONPATH; the import's own count is the total less that of
+the same run with ``--files 0`` (migrate and the starting list alone), run with the same
+tree.
+
+In a fresh ECFGRADING_HOME (SQLite): ``migrate``, the season's starting list, then the
+season's first ``--files`` files (``bench/ingest.py --season-dir DIR`` writes them) by
+``import_files``, one batch, read in this process rather than ahead by a forked one, so
+that one process holds every instruction. Prints the files accepted; nothing asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--season-dir", type=Path, required=True)
+    parser.add_argument("--files", type=int, default=300)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from ecfgrading.services.lists.imports import import_grade_list
+    from ecfgrading.services.results import import_files, reading
+
+    info = json.loads((args.season_dir / "season.json").read_text(encoding="utf-8"))
+    call_command("migrate", verbosity=0)
+    data = (args.season_dir / info["list_file"]).read_bytes()
+    import_grade_list(data, list_id=info["list_id"], filename=info["list_file"], actor="bench")
+    order = (args.season_dir / "order").read_text(encoding="utf-8").splitlines()
+    names = [line.split("\t")[0] for line in order if line.strip()][: args.files]
+    files = [(name, (args.season_dir / "results" / name).read_bytes()) for name in names]
+    reading.READ_AHEAD_FILES = len(files) + 1  # read here: one process counted
+    results = import_files(files, sender="bench") if files else []
+    print(f"{sum(result.accepted for result in results)} of {len(files)} files accepted")
+
+
+if __name__ == "__main__":
+    main()
