@@ -8,12 +8,13 @@ the file's players by one statement whose two IN lists hold as many values as it
 players. Each count was a statement text of its own: the national season's import sent
 428 texts, where ``sqlite3`` keeps the last 128 compiled, so the leftover rows and the
 IN lists were compiled again for most files. ``registry.bulk.shaped`` writes leftover
-rows a power of two a statement and ``same_games._padded`` pads an IN list to a power of
-two: a few texts, kept compiled (issue 25).
+rows a power of two a statement and ``registry.bulk.padded`` pads an IN list to a power
+of two: a few texts, kept compiled (issue 25). Both are called here as the import calls
+them.
 
 On a fresh SQLite file (WAL, 64 MB page cache) made with the registry's own tables and
 indexes (``migrate`` into a scratch ECFGRADING_HOME), for ``--files`` files of 1 to 48
-leftover game rows, and the same number of IN lists of 20 to 119 players:
+leftover game rows, and the same number of IN lists of 20 to 67 players:
 
 * **each text compiled**: a statement of the file's own count, compiled every time
   (``cached_statements=0``), as the import ran when the count's text had been evicted;
@@ -38,6 +39,8 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+from ecfgrading.registry import bulk
 
 GAME_COLUMNS = (
     "event_id", "submission_id", "player1_id", "player2_id", "result", "game_date",
@@ -116,7 +119,7 @@ def _blank(name: str, kind: str) -> object:
     """A value a NOT NULL column of the submission takes: a number, JSON, or text."""
     if any(word in kind.lower() for word in ("int", "bool", "real", "decimal")):
         return 0
-    return "{}" if name in ("report",) or "json" in kind.lower() else ""
+    return "{}" if name == "report" or "json" in kind.lower() else ""
 
 
 def opened(path: Path, cached: int) -> sqlite3.Connection:
@@ -133,22 +136,6 @@ def game_rows(count: int, rng: random.Random, first: int) -> list[tuple[object, 
     ]  # fmt: skip
 
 
-def powers(count: int) -> list[int]:
-    """The statement sizes ``registry.bulk.shaped`` writes ``count`` leftover rows in."""
-    sizes, size = [], 1 << max(count.bit_length() - 1, 0)
-    while count:
-        if size <= count:
-            sizes.append(size)
-            count -= size
-        size >>= 1
-    return sizes
-
-
-def padded(ids: list[int]) -> list[int]:
-    size = max(8, 1 << max(len(ids) - 1, 0).bit_length())
-    return ids + ids[-1:] * (size - len(ids))
-
-
 def insert(db: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
     one = "(" + ", ".join(["?"] * len(GAME_COLUMNS)) + ")"
     head = f"INSERT OR FAIL INTO registry_game ({', '.join(GAME_COLUMNS)}) VALUES "
@@ -162,10 +149,8 @@ def write_files(db: sqlite3.Connection, counts: list[int], shaped: bool) -> floa
     for number, count in enumerate(counts, start=1):
         rows = game_rows(count, rng, sequence)
         sequence += count
-        at = 0
-        for size in powers(count) if shaped else [count]:
+        for at, size in bulk.shaped(count) if shaped else [(0, count)]:
             insert(db, rows[at : at + size])
-            at += size
         if number % 32 == 0:  # a turn's commit
             db.execute("COMMIT")
             db.execute("BEGIN")
@@ -178,7 +163,7 @@ def ask_files(db: sqlite3.Connection, counts: list[int], shaped: bool) -> float:
     start = time.process_time()
     for count in counts:
         ids = sorted(rng.sample(range(1, PLAYERS + 1), count + 19))  # 20 to 67 players
-        ids = padded(ids) if shaped else ids
+        ids = bulk.padded(ids) if shaped else ids
         marks = ", ".join(["?"] * len(ids))
         sql = BETWEEN.format(one=marks, two=marks)
         db.execute(sql, [*ids, *ids, 1, "2009-09-01", "2010-05-31"]).fetchall()

@@ -252,6 +252,14 @@ def test_rows_left_over_are_written_a_power_of_two_a_statement_largest_first() -
     assert list(bulk.shaped(0)) == []
 
 
+def test_an_in_list_is_padded_with_its_last_value_to_a_power_of_two_eight_at_least() -> None:
+    assert bulk.padded([5]) == [5] * 8
+    assert bulk.padded(list(range(8))) == list(range(8))
+    assert bulk.padded(list(range(9))) == [*range(9), *[8] * 7]  # 16
+    assert len(bulk.padded(list(range(100)))) == 128
+    assert bulk.padded([]) == []
+
+
 def test_files_of_every_count_of_rows_share_a_few_statement_texts() -> None:
     """One column binds 999 rows a statement on SQLite: counts 1 to 60, each written
     alone, are statements of 1, 2, 4, 8, 16 and 32 rows, six texts, where each count

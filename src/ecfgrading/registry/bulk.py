@@ -98,6 +98,16 @@ def shaped(count: int, start: int = 0, most: int | None = None) -> Iterator[tupl
         size >>= 1
 
 
+def padded(values: list[_Value], least: int = 8) -> list[_Value]:
+    """``values`` with the last repeated up to a power of two (``least`` at least), for an
+    IN list: it means the same, and a statement has a few texts rather than one for each
+    count (``shaped``'s reason: the same-games query of a season's files came in 148)."""
+    if not values:
+        return values
+    size = max(least, 1 << (len(values) - 1).bit_length())
+    return values + values[-1:] * (size - len(values))
+
+
 def _copy(sql: str, rows: Iterable[tuple[Any, ...]]) -> None:
     # COPY runs on psycopg's own cursor, beneath Django's translation of errors: without
     # the wrapper a refused row raises psycopg's error, which no caller of Django expects.

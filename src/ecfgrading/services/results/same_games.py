@@ -19,7 +19,7 @@ from datetime import date
 from django.db import connection, models
 
 from ecfgrading.formats.results_model import ResultsFile
-from ecfgrading.registry.bulk import IN_CHUNK
+from ecfgrading.registry.bulk import IN_CHUNK, padded
 from ecfgrading.registry.models import Game, Submission
 from ecfgrading.services.results.write import event_dates
 
@@ -182,26 +182,17 @@ def _games_between(players: set[int], first: date, last: date) -> list[_Row]:
     on the national demo). A plain statement: it runs for every file checked, and
     building it through the ORM costs more than the database takes."""
     ids = sorted(players)
-    others = _padded(ids)  # the second side: each chunk of the first asks for all
+    others = padded(ids)  # the second side: each chunk of the first asks for all
     marks = ", ".join(["%s"] * len(others))
     rows: list[_Row] = []
     with connection.cursor() as cursor:
         for start in range(0, len(ids), IN_CHUNK):
-            chunk = _padded(ids[start : start + IN_CHUNK])
+            chunk = padded(ids[start : start + IN_CHUNK])
             sql = _between_sql(", ".join(["%s"] * len(chunk)), marks)
             when = [connection.ops.adapt_datefield_value(day) for day in (first, last)]
             cursor.execute(sql, [*chunk, *others, True, *when])
             rows += [_typed(row) for row in cursor.fetchall()]
     return rows
-
-
-def _padded(ids: list[int]) -> list[int]:
-    """``ids`` with the last repeated up to a power of two (8 at least): an IN list
-    means the same, and the statement has a few texts, not one for every count of a
-    file's players. SQLite compiles each new text, and ``sqlite3`` keeps the last 128:
-    the national season's files asked with 148 (issue 25)."""
-    size = max(8, 1 << max(len(ids) - 1, 0).bit_length())
-    return ids + ids[-1:] * (size - len(ids)) if ids else ids
 
 
 # PostgreSQL plans _games_between by the games table's statistics. Without them (a new
