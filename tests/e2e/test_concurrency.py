@@ -23,6 +23,7 @@ The 40 files are written here so that every identification across files is known
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import signal
@@ -32,7 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, closing
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -43,6 +44,7 @@ import pytest
 from bench.soak import Case, Database, Outcome, Person, must, read_outcome, scratch_database
 
 from ecfgrading.engine.codes import GradingCode
+from ecfgrading.services.locks import WAITING_KEY
 from ecfgrading.services.results.ingest import TURN_FILES
 from tests.services.results_text import results_file
 
@@ -389,7 +391,32 @@ def kill_while_a_file_is_received(
     database: Database, files: Sequence[str]
 ) -> subprocess.CompletedProcess[str]:
     """Start the import; once it reports a file accepted, SIGKILL it as soon as it has
-    stored another file and not yet decided it. What it printed."""
+    stored another file and not yet decided it. What it printed. Another importer seems
+    to wait all along, so that the batch commits each turn rather than holding the
+    database for several (services.results.ingest.HOLD_SECONDS): killed mid-way, it
+    has turns committed and files stored, not yet written."""
+    with another_importer_waiting(database):
+        return _killed_while_a_file_is_received(database, files)
+
+
+@contextmanager
+def another_importer_waiting(database: Database) -> Iterator[None]:
+    """What an importer waiting for its turn holds (services.locks.Turn.wanted): a shared
+    lock on the file beside the database's turn file, or a shared advisory lock."""
+    if database.url is None:
+        with (database.home / "ecfgrading.sqlite3-waiting").open("a+b") as waiting:
+            fcntl.flock(waiting.fileno(), fcntl.LOCK_SH)
+            yield
+        return
+    with closing(database.connect()) as db:
+        db.execute("SELECT pg_advisory_lock_shared(%s)", [WAITING_KEY])
+        db.commit()  # the session's lock stays until the connection closes
+        yield
+
+
+def _killed_while_a_file_is_received(
+    database: Database, files: Sequence[str]
+) -> subprocess.CompletedProcess[str]:
     process = database.start("results", "import", *files)
     watchdog = threading.Timer(KILL_WAIT, process.kill)
     watchdog.start()

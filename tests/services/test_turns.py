@@ -13,6 +13,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,7 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.services.changes import Mark
-from ecfgrading.services.locks import Busy
+from ecfgrading.services.locks import Busy, Turn
 from ecfgrading.services.locks import _file_turn as file_turn
 from ecfgrading.services.results import ingest
 from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, import_files
@@ -228,7 +230,7 @@ def test_a_batch_cut_short_leaves_no_watch_open_on_the_view_it_keeps(
 
     def write(self: ResultsImporter, ready: Any, **how: Any) -> Any:
         writes.append(ready)
-        if len(writes) == 2:
+        if len(writes) >= 2:  # from the second file on: a hold written again fails too
             raise Busy("the second file: busy")
         return original(self, ready, **how)
 
@@ -338,3 +340,179 @@ def test_a_checkpoint_of_a_database_gone_meanwhile_makes_no_empty_file(
     locks._CHECKPOINTING[path].join(10)
     assert not (tmp_path / "gone.sqlite3").exists()
     assert f"checkpoint of {path} not done" in caplog.text
+
+
+# Turns held in one transaction while nobody waits (issue 25) -----------------------------
+
+
+@pytest.fixture
+def commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each commit of the test's connection, counted."""
+    from django.db import connection
+
+    counted: list[int] = []
+    original = connection.commit
+
+    def commit() -> None:
+        counted.append(1)
+        original()
+
+    monkeypatch.setattr(connection, "commit", commit)
+    return counted
+
+
+def five_files_a_turn_each(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bytes]]:
+    """Five files of a turn each (TURN_FILES 1): six turns, the first storing the first
+    file, each next writing one and storing the next, the last writing the fifth.
+    Files 2j and 2j + 1 share the newcomer Ned{j}."""
+    monkeypatch.setattr(ingest, "TURN_FILES", 1)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    people = [newcomer(2, f"Newman, Ned{k // 2}", f"01/02/{2000 + k // 2}") for k in range(5)]
+    return [(f"{k}.txt", a_file(f"EV{k:05d}", BLOGGS, people[k])) for k in range(5)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("hold", "expected"), [(60.0, 1), (0.0, 6)])
+def test_turns_are_committed_together_while_no_other_importer_waits(
+    monkeypatch: pytest.MonkeyPatch, commits: list[int], hold: float, expected: int
+) -> None:
+    """While nobody waits and the hold lasts, the six turns are one commit; a hold of no
+    time commits each turn. Either way, what one import of each file in turn leaves."""
+    files = five_files_a_turn_each(monkeypatch)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", hold)
+    commits.clear()
+    assert all(result.accepted for result in import_files(files))
+    assert len(commits) == expected
+    assert Player.objects.filter(surname="Newman").count() == 3  # Ned0, Ned1, Ned2
+    assert Game.objects.count() == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hold_ends_with_the_turn_another_importer_waits_for(
+    monkeypatch: pytest.MonkeyPatch, commits: list[int]
+) -> None:
+    """Another importer waiting (services.locks.Turn.wanted) gets its turn as soon as
+    the turn being written is committed: six turns, six commits."""
+    files = five_files_a_turn_each(monkeypatch)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+    original = ingest.importers_turn
+
+    @contextmanager
+    def wanted(what: str, meanwhile: Any = None) -> Iterator[Turn]:
+        with original(what, meanwhile) as turn:
+            turn.wanted = lambda: True
+            yield turn
+
+    monkeypatch.setattr(ingest, "importers_turn", wanted)
+    commits.clear()
+    assert all(result.accepted for result in import_files(files))
+    assert len(commits) == 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_file_refused_in_a_later_turn_of_a_hold_is_rejected_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """b, in the hold's third turn, is refused (a board no column takes): the hold is
+    rolled back whole and its turns written again one by one, b then rejected alone;
+    what stands is what importing a, b and c one by one leaves."""
+    import ecfgrading.services.results.write as writer
+
+    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
+        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
+            rows = [row._replace(board=-1) for row in rows]  # CHECK (board >= 0)
+        insert_rows(model, columns, rows, **how)
+
+    monkeypatch.setattr(writer, "insert_rows", spoil)
+    monkeypatch.setattr(ingest, "TURN_FILES", 1)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
+    files = [
+        ("a.txt", a_file("AA00001", BLOGGS, ann)),
+        ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
+        ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
+    ]
+    outcomes = import_files(files)
+    assert [outcome.accepted for outcome in outcomes] == [True, False, True]
+    statuses = dict(Submission.objects.values_list("filename", "status"))
+    assert statuses == {"a.txt": "accepted", "b.txt": "rejected", "c.txt": "accepted"}
+    assert sorted(Event.objects.values_list("code", flat=True)) == ["AA00001", "CC00003"]
+    assert sorted(Player.objects.values_list("surname", flat=True)) == [
+        "Archer",
+        "Bloggs",
+        "Newman",
+    ]
+    assert Submission.objects.count() == 3  # each stored once, though stored again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_error_in_a_later_turn_of_a_hold_leaves_the_turns_before_it_committed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bug (or a lock) while writing the third file: the hold is rolled back and its
+    turns written again one by one, so that what stands is what committing each turn
+    leaves: the first two files accepted, the third stored for a retry, the fourth (to
+    be stored in the third file's turn) not yet stored, and the error raised."""
+    files = five_files_a_turn_each(monkeypatch)[:4]
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+    original = ResultsImporter._import_locked
+
+    def write(self: ResultsImporter, ready: Any, **how: Any) -> Any:
+        if ready.submission.filename == "2.txt":
+            raise Busy("2.txt: busy")
+        return original(self, ready, **how)
+
+    monkeypatch.setattr(ResultsImporter, "_import_locked", write)
+    with pytest.raises(Busy):
+        import_files(files)
+    statuses = dict(Submission.objects.values_list("filename", "status"))
+    assert statuses == {"0.txt": "accepted", "1.txt": "accepted", "2.txt": "received"}
+    assert Player.objects.filter(surname="Newman").count() == 1  # Ned0, of 0 and 1
+
+
+def test_a_turn_is_wanted_while_another_importer_waits_for_it(tmp_path: Path) -> None:
+    """The holder sees a waiter (Turn.wanted) from its first try until it has the turn."""
+    path, waiting = str(tmp_path / "db-turn"), threading.Event()
+
+    def second() -> None:
+        with file_turn(path, "second", waiting.set):
+            pass
+
+    with file_turn(path, "first", None) as turn:
+        assert not turn.wanted()
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert waiting.wait(5)
+        assert turn.wanted()
+    thread.join(5)
+    with file_turn(path, "third", None) as turn:
+        assert not turn.wanted()  # the second had its turn: nobody waits now
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_an_advisory_turn_is_wanted_while_another_importer_waits_for_it() -> None:
+    """PostgreSQL: the waiters' shared advisory lock, seen by the holder."""
+    from django.db import connection
+
+    from ecfgrading.services.locks import importers_turn
+
+    waiting = threading.Event()
+
+    def second() -> None:
+        try:
+            with importers_turn("second", waiting.set):
+                pass
+        finally:
+            connection.close()  # this thread's own
+
+    with importers_turn("first") as turn:
+        assert not turn.wanted()
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert waiting.wait(5)
+        assert turn.wanted()
+    thread.join(5)
+    with importers_turn("third") as turn:
+        assert not turn.wanted()

@@ -17,7 +17,9 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from django.conf import settings
@@ -31,6 +33,8 @@ log = logging.getLogger(__name__)
 REGISTRY_LOCK_KEY = 0x45434647
 # pg_advisory_lock key of the importers' turn (importers_turn): "ECFT".
 TURN_KEY = 0x45434654
+# pg_advisory_lock_shared key held by importers waiting for the turn (Turn.wanted): "ECFW".
+WAITING_KEY = 0x45434657
 TURN_POLL = 0.0005  # seconds between two tries for the turn
 MEANWHILE_EVERY = 0.005  # seconds between two calls of a waiter's useful work
 SQLITE_AUTOCHECKPOINT = 1000  # pages: SQLite's default, restored after a turn
@@ -83,8 +87,24 @@ def is_busy(error: BaseException) -> bool:
     return "database is locked" in str(error) or "lock timeout" in str(error)
 
 
+def _nobody() -> bool:
+    return False
+
+
+@dataclass
+class Turn:
+    """An importer's turn as its holder sees it. ``wanted()``: whether another importer
+    waits for it now (the waiters hold a shared lock, the holder tries it exclusively),
+    so that a batch writes turn after turn in one transaction while nobody does
+    (services.results.ingest). ``turns``: how many of its batch's turns it wrote, the
+    count the WAL's checkpoints go by."""
+
+    wanted: Callable[[], bool] = _nobody
+    turns: int = 1
+
+
 @contextmanager
-def importers_turn(what: str, meanwhile: Callable[[], None] | None = None) -> Iterator[None]:
+def importers_turn(what: str, meanwhile: Callable[[], None] | None = None) -> Iterator[Turn]:
     """This importer's turn to write: several files back to back, then another's turn.
 
     The registry lock alone keeps imports correct; the turn only orders them, for speed.
@@ -100,56 +120,78 @@ def importers_turn(what: str, meanwhile: Callable[[], None] | None = None) -> It
     On SQLite a turn's commits are not checkpointed one by one: the WAL is copied into
     the database after the turn, by a thread of this process while it goes on, and while
     another importer may be writing. ``what`` names
-    what was not done when the wait ran out (Busy, after ECFGRADING_LOCK_TIMEOUT)."""
+    what was not done when the wait ran out (Busy, after ECFGRADING_LOCK_TIMEOUT).
+    An importer waiting for the turn says so (Turn.wanted), beside the lock file in
+    ``-waiting`` or by a shared advisory lock."""
     if connection.vendor == "postgresql":
-        with _advisory_turn(what, meanwhile):
-            yield
+        with _advisory_turn(what, meanwhile) as turn:
+            yield turn
         return
     name = str(connection.settings_dict["NAME"])
     if name == ":memory:" or "mode=memory" in name or connection.in_atomic_block:
-        yield  # nobody else can write here, or the caller's transaction holds the lock
+        yield Turn()  # nobody else can write here, or the caller's transaction holds the lock
         return
-    with _checkpointed_after(name), _file_turn(f"{name}-turn", what, meanwhile):
-        yield
+    with _checkpointed_after(name) as turn, _file_turn(f"{name}-turn", what, meanwhile, turn):
+        yield turn
 
 
 @contextmanager
-def _file_turn(path: str, what: str, meanwhile: Callable[[], None] | None) -> Iterator[None]:
+def _file_turn(
+    path: str, what: str, meanwhile: Callable[[], None] | None, turn: Turn | None = None
+) -> Iterator[Turn]:
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    waiting = os.open(f"{path.removesuffix('-turn')}-waiting", os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        _wait(lambda: _flocked(descriptor), what, meanwhile)
+        _wait(lambda: _flocked(descriptor), what, meanwhile, partial(_flock_shared, waiting))
+        turn = turn or Turn()
+        turn.wanted = lambda: not _flocked(waiting, release=True)
         try:
-            yield
+            yield turn
         finally:
             fcntl.flock(descriptor, fcntl.LOCK_UN)
     finally:
+        os.close(waiting)
         os.close(descriptor)
 
 
-def _flocked(descriptor: int) -> bool:
+def _flocked(descriptor: int, *, release: bool = False) -> bool:
+    """The file locked exclusively, if no one holds it (``release``: let go at once)."""
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return False
+    if release:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
     return True
 
 
 @contextmanager
-def _checkpointed_after(database: str) -> Iterator[None]:
+def _flock_shared(descriptor: int) -> Iterator[None]:
+    """Shared with the other waiters, while this one waits."""
+    fcntl.flock(descriptor, fcntl.LOCK_SH)
+    try:
+        yield
+    finally:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _checkpointed_after(database: str) -> Iterator[Turn]:
     """The turn's commits leave the WAL to be checkpointed after the turn (entered before
     the turn is taken, so that it leaves after the turn is given back), once every
     CHECKPOINT_TURNS turns of this process, by a thread of its own (checkpoint_aside): a
     checkpoint writes each page the turns changed, and a season's turns change the same
     index pages again and again, so that one checkpoint a turn wrote them 97 times, with
     a sync each (issue 25)."""
+    turn = Turn()
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA wal_autocheckpoint = 0")
     try:
-        yield
+        yield turn
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA wal_autocheckpoint = {SQLITE_AUTOCHECKPOINT}")
-    turns = _TURNS_UNCHECKPOINTED.get(database, 0) + 1
+    turns = _TURNS_UNCHECKPOINTED.get(database, 0) + turn.turns
     if turns >= CHECKPOINT_TURNS and checkpoint_aside(database):
         turns = 0
     _TURNS_UNCHECKPOINTED[database] = turns
@@ -197,30 +239,61 @@ _CHECKPOINTING: dict[str, threading.Thread] = {}
 
 
 @contextmanager
-def _advisory_turn(what: str, meanwhile: Callable[[], None] | None) -> Iterator[None]:
+def _advisory_turn(what: str, meanwhile: Callable[[], None] | None) -> Iterator[Turn]:
     def taken() -> bool:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s)", [TURN_KEY])
-            return bool(cursor.fetchone()[0])
+        return _selected("SELECT pg_try_advisory_lock(%s)", TURN_KEY)
 
-    _wait(taken, what, meanwhile)
+    _wait(taken, what, meanwhile, _advisory_waiting)
+    try:
+        yield Turn(wanted=_advisory_wanted)
+    finally:
+        _selected("SELECT pg_advisory_unlock(%s)", TURN_KEY)
+
+
+def _selected(sql: str, *keys: int) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, keys)
+        return bool(cursor.fetchone()[0])
+
+
+@contextmanager
+def _advisory_waiting() -> Iterator[None]:
+    """Shared with the other waiters, while this one waits."""
+    _selected("SELECT pg_try_advisory_lock_shared(%s)", WAITING_KEY)  # shared: never refused
     try:
         yield
     finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s)", [TURN_KEY])
+        _selected("SELECT pg_advisory_unlock_shared(%s)", WAITING_KEY)
 
 
-def _wait(taken: Callable[[], bool], what: str, meanwhile: Callable[[], None] | None) -> None:
-    """Until ``taken()`` (tried every TURN_POLL s), ``meanwhile`` every MEANWHILE_EVERY s."""
+def _advisory_wanted() -> bool:
+    """Whether another importer waits: the waiters' shared lock cannot be taken whole."""
+    return not _selected(
+        "SELECT CASE WHEN pg_try_advisory_lock(%s) THEN pg_advisory_unlock(%s) ELSE false END",
+        WAITING_KEY,
+        WAITING_KEY,
+    )
+
+
+def _wait(
+    taken: Callable[[], bool],
+    what: str,
+    meanwhile: Callable[[], None] | None,
+    waiting: Callable[[], AbstractContextManager[None]] = nullcontext,
+) -> None:
+    """Until ``taken()`` (tried every TURN_POLL s), ``meanwhile`` every MEANWHILE_EVERY s;
+    in ``waiting()`` from the first try refused until taken, so that the holder knows."""
+    if taken():
+        return
     deadline = time.monotonic() + settings.LOCK_TIMEOUT
     useful_at = 0.0
-    while not taken():
-        now = time.monotonic()
-        if now > deadline:
-            raise _busy(what)
-        if meanwhile is not None and now >= useful_at:
-            meanwhile()
-            useful_at = time.monotonic() + MEANWHILE_EVERY
-        else:
-            time.sleep(TURN_POLL)
+    with waiting():
+        while not taken():
+            now = time.monotonic()
+            if now > deadline:
+                raise _busy(what)
+            if meanwhile is not None and now >= useful_at:
+                meanwhile()
+                useful_at = time.monotonic() + MEANWHILE_EVERY
+            else:
+                time.sleep(TURN_POLL)
