@@ -15,7 +15,8 @@ tree.
 In a fresh ECFGRADING_HOME (SQLite): ``migrate``, the season's starting list, then the
 season's first ``--files`` files (``bench/ingest.py --season-dir DIR`` writes them) by
 ``import_files``, one batch, read in this process rather than ahead by a forked one, so
-that one process holds every instruction. Prints the files accepted; nothing asserted.
+that one process holds every instruction, its holds of turns made ``--slower`` times
+longer, as valgrind makes the import. Prints the files accepted; nothing asserted.
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--season-dir", type=Path, required=True)
     parser.add_argument("--files", type=int, default=300)
+    parser.add_argument(
+        "--slower",
+        type=float,
+        default=50.0,
+        help="how many times slower valgrind runs: a hold of turns lasts that much longer",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
     import django
@@ -38,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
     from django.core.management import call_command
 
     from ecfgrading.services.lists.imports import import_grade_list
-    from ecfgrading.services.results import import_files, reading
+    from ecfgrading.services.results import import_files, ingest, reading
 
     info = json.loads((args.season_dir / "season.json").read_text(encoding="utf-8"))
     call_command("migrate", verbosity=0)
@@ -48,6 +55,10 @@ def main(argv: list[str] | None = None) -> None:
     names = [line.split("\t")[0] for line in order if line.strip()][: args.files]
     files = [(name, (args.season_dir / "results" / name).read_bytes()) for name in names]
     reading.READ_AHEAD_FILES = len(files) + 1  # read here: one process counted
+    # A hold of turns (ingest.HOLD_SECONDS) is a time: under valgrind it would end after
+    # a fraction of a turn, so that the count would be of commits made every turn.
+    hold = getattr(ingest, "HOLD_SECONDS", 0.0)  # an older tree may have none
+    ingest.HOLD_SECONDS = hold * args.slower  # type: ignore[attr-defined]
     results = import_files(files, sender="bench") if files else []
     print(f"{sum(result.accepted for result in results)} of {len(files)} files accepted")
 
