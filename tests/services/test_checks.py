@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 from django.core import serializers
-from django.db import DataError, transaction
+from django.db import DataError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.event_codes import MAX_LENGTH, event_code_problem
@@ -31,7 +32,12 @@ from ecfgrading.registry.models import (
 )
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.results import same_games
-from ecfgrading.services.results.checks import refusal_problem, registry_problems
+from ecfgrading.services.results.checks import (
+    EventOnRecord,
+    event_on_record,
+    refusal_problem,
+    registry_problems,
+)
 from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import check_results, import_files, import_results
 from tests.services.results_text import results_file
@@ -610,3 +616,20 @@ def test_a_rejected_utf16_file_without_a_bom_is_stored_as_rejected(data: bytes, 
     assert code in {p["code"] for p in kept.report["problems"]}
     assert "\x00" not in json.dumps(kept.report, ensure_ascii=False)
     assert bytes(kept.raw) == data
+
+
+def test_the_event_on_record_is_read_by_one_statement_its_rate_and_highest_index() -> None:
+    """What the checks hold a file against: the rate the event was registered with and
+    the highest SUBMISSION INDEX accepted or since superseded (a rejected or waiting
+    file's does not count), both in one statement; nothing for an unknown code."""
+    registered_standard("XX12345")
+    for index, status in ((3, "accepted"), (4, "superseded"), (5, "rejected"), (6, "received")):
+        Submission.objects.create(
+            event_code="XX12345", submission_index=index, status=status, raw=b"", sha256=str(index)
+        )
+    with CaptureQueriesContext(connection) as queries:
+        found = event_on_record("XX12345")
+    assert (found.rate, found.highest_index) == ("standard", 4)
+    assert len(queries.captured_queries) == 1
+    assert event_on_record("ZZ99999") == EventOnRecord(None, None)
+    assert event_on_record("") == EventOnRecord(None, None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.db import connection, models
@@ -153,16 +154,15 @@ _CONTROL_LABELS = (
 )
 
 
-def rate_problems(results: ResultsFile) -> list[Problem]:
+def rate_problems(results: ResultsFile, registered: str | None) -> list[Problem]:
     """An error when the file's time control gives another rate of play (G2) than the
-    event on record was registered with: the registered rate is the contract, and a file
-    must not turn a standard event rapid (issue 24, case 4). One plain query (it runs
-    for every file, under the importers' lock); the event is loaded only to report."""
+    event on record was registered with (``registered``, EventOnRecord.rate): the
+    registered rate is the contract, and a file must not turn a standard event rapid
+    (issue 24, case 4). The event is loaded only to report."""
     details = results.event
     control = details.time_control
     if control is None or not details.code:
         return []
-    registered = _registered_rate(details.code)
     found = rate_of_play(control)
     given = found.value if isinstance(found, Rate) else PlayRate.NONE
     if registered is None or given == registered:
@@ -177,14 +177,39 @@ def rate_problems(results: ResultsFile) -> list[Problem]:
     return [Problem.make("rate-not-registered", line, label, expected, _rate_words(found, control))]
 
 
-def _registered_rate(code: str) -> str | None:
-    """The rate of play of the event on record with ``code``; None when there is none."""
+@dataclass(frozen=True)
+class EventOnRecord:
+    """What the records hold of a file's event: the rate of play it was registered with
+    (None: no event on record) and the highest SUBMISSION INDEX accepted or since
+    superseded (None: none)."""
+
+    rate: str | None = None
+    highest_index: int | None = None
+
+
+def event_on_record(code: str) -> EventOnRecord:
+    """One plain statement for both (it runs for every file, under the importers' lock;
+    two were a round trip more on PostgreSQL, issue 25)."""
+    if not code:
+        return EventOnRecord()
     quote = connection.ops.quote_name
+    event, sent = quote(Event._meta.db_table), quote(Submission._meta.db_table)
     rate, key = (quote(Event._meta.get_field(name).column) for name in ("rate", "code"))
+    index, event_code, status = (
+        quote(Submission._meta.get_field(name).column)
+        for name in ("submission_index", "event_code", "status")
+    )
+    sql = (
+        f"SELECT (SELECT {rate} FROM {event} WHERE {key} = %s), "
+        f"(SELECT MAX({index}) FROM {sent} WHERE {event_code} = %s AND {status} IN (%s, %s))"
+    )
+    done = [Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {rate} FROM {quote(Event._meta.db_table)} WHERE {key} = %s", [code])
-        row = cursor.fetchone()
-    return None if row is None else str(row[0])
+        cursor.execute(sql, [code, code, *map(str, done)])
+        registered, last = cursor.fetchone()
+    return EventOnRecord(
+        None if registered is None else str(registered), None if last is None else int(last)
+    )
 
 
 def _registered(event: Event) -> str:

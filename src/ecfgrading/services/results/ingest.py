@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 
 from ecfgrading.collector import fewer_collections
 from ecfgrading.engine.codes import GradingCode
@@ -49,6 +49,7 @@ from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
 from ecfgrading.services.people import width
 from ecfgrading.services.results.checks import (
+    event_on_record,
     rate_problems,
     refusal_problem,
     resent_problems,
@@ -424,11 +425,12 @@ class ResultsImporter:
             results.event.code, identified.received, identified.decisions, identified.index
         )
         read = replace(read, report=replace(read.report, remembered=remembered))
-        stale, earlier = _index_problems(results)
+        on_record = event_on_record(results.event.code)
+        stale, earlier = _index_problems(results, on_record.highest_index)
         problems = (
             *read.report.problems,
             *stale,
-            *rate_problems(results),
+            *rate_problems(results, on_record.rate),
             *resent_problems(results, _played_by(decisions)),
             *identified.problems,
         )
@@ -902,37 +904,19 @@ def _settle(submission: Submission, **values: Any) -> bool:
     return True
 
 
-def _index_problems(results: ResultsFile) -> tuple[list[Problem], bool]:
-    """A file must carry a higher SUBMISSION INDEX than the last one accepted; and
-    whether an earlier file of the event may be there to supersede (False only when
-    none was found: the writer, under the same lock, then has nothing to replace)."""
+def _index_problems(results: ResultsFile, last: int | None) -> tuple[list[Problem], bool]:
+    """A file must carry a higher SUBMISSION INDEX than the last one accepted (``last``,
+    EventOnRecord.highest_index); and whether an earlier file of the event may be there
+    to supersede (False only when none was found: the writer, under the same lock, then
+    has nothing to replace)."""
     event = results.event
     if not event.code or event.submission_index is None:
         return [], True
-    last = _highest_index_accepted(event.code)
     if last is None:
         return [], False
     if event.submission_index <= last:
         return [stale_submission_index(event, last)], True
     return [], True
-
-
-def _highest_index_accepted(event_code: str) -> int | None:
-    """The highest SUBMISSION INDEX accepted (or since superseded) for the event. A plain
-    statement: it runs for every file, and building it through the ORM cost ten times
-    what the database takes to answer it."""
-    quote = connection.ops.quote_name
-    table = quote(Submission._meta.db_table)
-    index, code, status = (
-        quote(Submission._meta.get_field(name).column)
-        for name in ("submission_index", "event_code", "status")
-    )
-    sql = f"SELECT MAX({index}) FROM {table} WHERE {code} = %s AND {status} IN (%s, %s)"
-    done = [Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [event_code, *map(str, done)])
-        (last,) = cursor.fetchone()
-    return None if last is None else int(last)
 
 
 def _code_not_on_record(entry: PlayerEntry) -> Problem:
