@@ -8,6 +8,7 @@ the same is reported on the file, in its own words, and the batch goes on.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -627,9 +628,15 @@ def test_the_event_on_record_is_read_by_one_statement_its_rate_and_highest_index
         Submission.objects.create(
             event_code="XX12345", submission_index=index, status=status, raw=b"", sha256=str(index)
         )
+    details = read(results_file([BLOGGS, SMITH], TWO_GAMES, code="XX12345")).event
+    assert details.time_control is not None
     with CaptureQueriesContext(connection) as queries:
-        found = event_on_record("XX12345")
+        found = event_on_record(details)
     assert (found.rate, found.highest_index) == ("standard", 4)
     assert len(queries.captured_queries) == 1
-    assert event_on_record("ZZ99999") == EventOnRecord(None, None)
-    assert event_on_record("") == EventOnRecord(None, None)
+    unknown = read(results_file([BLOGGS, SMITH], TWO_GAMES, code="ZZ99999")).event
+    assert event_on_record(unknown) == EventOnRecord(None, None)
+    with CaptureQueriesContext(connection) as queries:  # nothing to hold against them
+        none = replace(details, time_control=None, submission_index=None)
+        assert event_on_record(none) == EventOnRecord(None, None)
+    assert not queries.captured_queries

@@ -29,7 +29,7 @@ from ecfgrading.registry.models import (
     Player,
     Submission,
 )
-from ecfgrading.services.changes import Mark
+from ecfgrading.services.changes import current_mark
 from ecfgrading.services.locks import Busy, Turn
 from ecfgrading.services.locks import _file_turn as file_turn
 from ecfgrading.services.results import ingest
@@ -238,8 +238,11 @@ def test_a_batch_cut_short_leaves_no_watch_open_on_the_view_it_keeps(
     with pytest.raises(Busy):
         import_files(files)
     with ingest.shared_view() as view:
-        assert view.mark == Mark()  # forgotten: it had taken in what the rollback removed
-        assert view.index._watching == []  # the third and fourth files' watches closed
+        # The hold that failed was rolled back and the view, which had taken in what the
+        # rollback removed, forgotten; the turn before the error written again: what the
+        # view holds is what the database does.
+        assert view.mark == current_mark()
+        assert view.index._watching == []  # the waiting files' watches closed
     # The four files were written in one turn, one transaction: the error took back the
     # first file's write too, and all four wait, stored, for a retry.
     assert not Player.objects.filter(surname="Newman").exists()
@@ -516,3 +519,84 @@ def test_an_advisory_turn_is_wanted_while_another_importer_waits_for_it() -> Non
     thread.join(5)
     with importers_turn("third") as turn:
         assert not turn.wanted()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resumed_file_in_a_failed_hold_is_written_again_not_taken_for_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """a was left received by an interrupted run, and the batch resumes it from its
+    submission. In the hold a is accepted, then b is refused: the hold is rolled back,
+    and a, written again, is accepted (not reported as done before while left waiting);
+    b is rejected alone."""
+    import ecfgrading.services.results.write as writer
+
+    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
+        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
+            rows = [row._replace(board=-1) for row in rows]  # CHECK (board >= 0)
+        insert_rows(model, columns, rows, **how)
+
+    monkeypatch.setattr(writer, "insert_rows", spoil)
+    monkeypatch.setattr(ingest, "TURN_FILES", 1)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
+    a = a_file("AA00001", BLOGGS, ann)
+    left = ingest.store_raw(a, "a.txt", "", None)  # left received by an interrupted run
+    outcomes = import_files([("a.txt", a), ("b.txt", a_file("BB00002", BLOGGS, ann, ned))])
+    assert [(o.submission_id == left.id, o.accepted, o.already) for o in outcomes] == [
+        (True, True, False),
+        (False, False, False),
+    ]
+    statuses = dict(Submission.objects.values_list("filename", "status"))
+    assert statuses == {"a.txt": "accepted", "b.txt": "rejected"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hold_whose_wait_for_the_lock_runs_out_says_so_after_one_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The registry lock's wait runs out in a hold's second turn (the first only stores
+    0.txt, taking no registry lock): the first turn is written again and committed, and
+    Busy names the second turn's file, kept for a retry, after that one wait, as for
+    turns of their own; not a second wait by writing the failed turn again."""
+    files = five_files_a_turn_each(monkeypatch)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+    waits: list[int] = []
+
+    def busy() -> None:
+        waits.append(1)
+        raise Busy("busy")
+
+    monkeypatch.setattr(ingest, "take_registry_lock", busy)
+    with pytest.raises(Busy) as raised:
+        import_files(files)
+    assert len(waits) == 1
+    (kept,) = Submission.objects.all()
+    assert (kept.filename, kept.status) == ("0.txt", "received")
+    assert str(raised.value).startswith(f"0.txt: not imported (kept as submission {kept.id})")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_files_that_fail_to_come_end_the_batch_after_those_before_are_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch given lazily (import_many) whose fourth file cannot be had, in a hold of
+    turns of one file: the files of the turns made up before (the first two; the third's
+    turn was being made up) are written and their outcomes told, then the error is
+    raised, not taken for a failed hold's (which would end the batch quietly)."""
+    files = five_files_a_turn_each(monkeypatch)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+
+    def given() -> Iterator[tuple[str, bytes, None]]:
+        for name, data in files[:3]:
+            yield name, data, None
+        raise OSError("3.txt: cannot be read")
+
+    told = []
+    with pytest.raises(OSError, match=r"3\.txt"), ingest.shared_view() as view:
+        for outcome in ResultsImporter(view=view).import_many(given()):
+            told.append(outcome)
+    assert [outcome.accepted for outcome in told] == [True, True]
+    statuses = dict(Submission.objects.values_list("filename", "status"))
+    assert statuses == {"0.txt": "accepted", "1.txt": "accepted"}

@@ -69,10 +69,10 @@ def busy_as_error(what: str) -> Iterator[None]:
     except OperationalError as error:
         if not is_busy(error):
             raise
-        raise _busy(what) from None
+        raise busy_error(what) from None
 
 
-def _busy(what: str) -> Busy:
+def busy_error(what: str) -> Busy:
     return Busy(
         f"{what}: the database stayed busy for {settings.LOCK_TIMEOUT} s (another "
         "import or grading run was writing); nothing was changed, try again "
@@ -258,8 +258,10 @@ def _selected(sql: str, *keys: int) -> bool:
 
 @contextmanager
 def _advisory_waiting() -> Iterator[None]:
-    """Shared with the other waiters, while this one waits."""
-    _selected("SELECT pg_try_advisory_lock_shared(%s)", WAITING_KEY)  # shared: never refused
+    """Shared with the other waiters, while this one waits (taken at once, but for the
+    one statement a holder's look holds it whole)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock_shared(%s)", [WAITING_KEY])
     try:
         yield
     finally:
@@ -291,7 +293,7 @@ def _wait(
         while not taken():
             now = time.monotonic()
             if now > deadline:
-                raise _busy(what)
+                raise busy_error(what)
             if meanwhile is not None and now >= useful_at:
                 meanwhile()
                 useful_at = time.monotonic() + MEANWHILE_EVERY

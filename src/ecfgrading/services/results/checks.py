@@ -187,10 +187,12 @@ class EventOnRecord:
     highest_index: int | None = None
 
 
-def event_on_record(code: str) -> EventOnRecord:
+def event_on_record(event: EventDetails) -> EventOnRecord:
     """One plain statement for both (it runs for every file, under the importers' lock;
-    two were a round trip more on PostgreSQL, issue 25)."""
-    if not code:
+    two were a round trip more on PostgreSQL, issue 25); none for a file that gives
+    neither a time control nor a SUBMISSION INDEX to hold against them."""
+    code = event.code
+    if not code or (event.time_control is None and event.submission_index is None):
         return EventOnRecord()
     quote = connection.ops.quote_name
     event, sent = quote(Event._meta.db_table), quote(Submission._meta.db_table)

@@ -46,7 +46,13 @@ from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import AuditLog, Submission
 from ecfgrading.registry.numbering import CodesExhausted
 from ecfgrading.services.errors import Conflict, NotFound
-from ecfgrading.services.locks import busy_as_error, importers_turn, take_registry_lock
+from ecfgrading.services.locks import (
+    Busy,
+    busy_as_error,
+    busy_error,
+    importers_turn,
+    take_registry_lock,
+)
 from ecfgrading.services.people import width
 from ecfgrading.services.results.checks import (
     event_on_record,
@@ -150,8 +156,12 @@ class ResultsImporter:
             while batch.left:
                 if batch.alone:  # a hold failed: its turns written again one by one
                     yield from self._one_turn(batch)
+                elif batch.busy:  # and its last turn's wait ran out: that turn's files
+                    raise busy_error(_turn_not_done(batch.ready, batch.chunk))
                 else:
                     yield from self._held(batch)
+            if batch.broken is not None:  # the files given failed: those before written
+                raise batch.broken
         finally:  # a batch cut short (Busy, a bug) leaves no watch open on a kept view
             batch.unwatch()
 
@@ -181,10 +191,9 @@ class ResultsImporter:
         ) as turn:
             try:
                 with busy_as_error(_waiting_files(batch.ready, batch.chunk)), transaction.atomic():
-                    take_registry_lock()
-                    self.view.catch_up()
-                    until = time.monotonic() + HOLD_SECONDS
+                    until, locked = time.monotonic() + HOLD_SECONDS, False
                     while True:
+                        locked = locked or self._locked_for(batch.ready)
                         written = self._write_held(batch.ready)
                         games += sum(map(_games_written, batch.ready, written))
                         results += written
@@ -198,9 +207,9 @@ class ResultsImporter:
                             break
                         chunks.append(batch.chunk)
                         batch.ask()
-            except Exception:
+            except Exception as error:
                 self.view.drop()  # it took in what the rollback removed
-                self._written_again(batch, start, chunks)
+                self._written_again(batch, start, chunks, busy=isinstance(error, Busy))
                 return
             except BaseException:
                 self.view.drop()
@@ -210,15 +219,25 @@ class ResultsImporter:
         self._next_turn(batch, stored)
 
     def _written_again(
-        self, batch: _Batch, start: list[_Ready | ImportResult], chunks: list[list[_ToStore]]
+        self,
+        batch: _Batch,
+        start: list[_Ready | ImportResult],
+        chunks: list[list[_ToStore]],
+        *,
+        busy: bool,
     ) -> None:
-        """A failed hold's turns, to be written again one by one (_one_turn): its first
-        files identified again on the view now, its files stored again."""
+        """A failed hold's turns, to be written again one by one (_one_turn): its files
+        stored again, and those it started with written again, identified again when
+        written (_keep_current: the view was dropped). ``busy``: the lock's wait ran out
+        in its last turn, which is not written again (it would wait again): once the
+        turns before it are, Busy names its files (import_many), as a turn's own wait.
+        The submissions it wrote are read again, as the rollback left them (_settle set
+        their status on the instances: a file resumed from its submission would be taken
+        for one accepted before)."""
         batch.unwatch()
-        for item in start:
-            if isinstance(item, _Ready) and item.identified is not None:
-                self._keep_current(item)
-        batch.written_again(start, chunks)
+        batch.written_again(start, chunks, busy)
+        _as_on_record(item.submission for item in start if isinstance(item, _Ready))
+        _as_on_record(on for chunk in chunks for _, _, on in chunk if isinstance(on, Submission))
 
     def _next_turn(self, batch: _Batch, stored: list[Submission | ImportResult]) -> None:
         """The stored files read and identified, the next ones to store taken."""
@@ -231,6 +250,16 @@ class ResultsImporter:
 
     def _refresh_of(self, batch: _Batch) -> Callable[[], None]:
         return partial(self._refresh, batch.ready)
+
+    def _locked_for(self, ready: list[_Ready | ImportResult]) -> bool:
+        """The registry lock taken, for the rest of the hold, once it has files to write
+        (not for a batch's first turn, which only stores: a file waits, stored, should
+        the wait run out on PostgreSQL)."""
+        if not any(isinstance(item, _Ready) for item in ready):
+            return False
+        with busy_as_error(_turn_not_imported(ready)):
+            take_registry_lock()
+        return True
 
     def _write_held(self, ready: list[_Ready | ImportResult]) -> list[ImportResult]:
         """The turn's files written in the hold's transaction, without a savepoint each
@@ -425,7 +454,7 @@ class ResultsImporter:
             results.event.code, identified.received, identified.decisions, identified.index
         )
         read = replace(read, report=replace(read.report, remembered=remembered))
-        on_record = event_on_record(results.event.code)
+        on_record = event_on_record(results.event)
         stale, earlier = _index_problems(results, on_record.highest_index)
         problems = (
             *read.report.problems,
@@ -539,13 +568,24 @@ class _Batch:
     ready: list[_Ready | ImportResult] = field(default_factory=list)
     again: deque[list[_ToStore]] = field(default_factory=deque)  # a failed hold's files
     alone: int = 0  # turns to write one by one, each its own commit (a hold failed)
+    broken: Exception | None = None  # what the files given raised: none taken after it
+    busy: bool = False  # a failed hold's last turn's wait ran out: raised after the others
 
     @property
     def left(self) -> bool:
         return bool(self.chunk or self.ready)
 
     def advance(self) -> None:
-        self.chunk = self.again.popleft() if self.again else next(self.pending, [])
+        """The next turn's files to store. What the files given raise (a file that cannot
+        be read) ends them, and is raised once those before are written (import_many),
+        not taken for a failed hold's."""
+        if self.again:
+            self.chunk = self.again.popleft()
+            return
+        try:
+            self.chunk = next(self.pending, []) if self.broken is None else []
+        except Exception as error:
+            self.chunk, self.broken = [], error
 
     def ask(self) -> None:
         """The files to store read meanwhile by another process (not the bytes of a
@@ -555,10 +595,12 @@ class _Batch:
             self.ahead.ask((n, data) for n, data, on in files if not isinstance(on, Submission))
 
     def written_again(
-        self, start: list[_Ready | ImportResult], chunks: list[list[_ToStore]]
+        self, start: list[_Ready | ImportResult], chunks: list[list[_ToStore]], busy: bool
     ) -> None:
-        """Back to where a failed hold started: its turns to be written one by one."""
-        self.ready, self.chunk, self.alone = start, chunks[0], len(chunks)
+        """Back to where a failed hold started: its turns to be written one by one, all
+        but the last when its wait for the lock ran out (``busy``, raised then)."""
+        self.ready, self.chunk, self.busy = start, chunks[0], busy
+        self.alone = len(chunks) - busy
         self.again.extendleft(reversed(chunks[1:]))
 
     def unwatch(self) -> None:
@@ -616,6 +658,14 @@ def _turn_not_imported(ready: list[_Ready | ImportResult]) -> str:
     """What a turn's write has not done when the wait for the lock runs out."""
     waiting = [item.submission for item in ready if isinstance(item, _Ready)]
     return _not_imported(waiting[0]) if len(waiting) == 1 else _waiting_files(ready, [])
+
+
+def _turn_not_done(ready: list[_Ready | ImportResult], chunk: list[_ToStore]) -> str:
+    """What a turn has not done when the wait for the lock runs out: its files to write
+    (kept, for a retry), or, a batch's first turn, its files to store."""
+    if any(isinstance(item, _Ready) for item in ready):
+        return _turn_not_imported(ready)
+    return _waiting_files([], chunk)
 
 
 def _waiting_files(ready: list[_Ready | ImportResult], chunk: list[_ToStore]) -> str:
@@ -902,6 +952,15 @@ def _settle(submission: Submission, **values: Any) -> bool:
     for name, value in values.items():
         setattr(submission, name, value)
     return True
+
+
+# What _settle sets on a submission, read again after a rollback (_as_on_record).
+_SETTLED = ("status", "event", "event_code", "submission_index", "report", "duplicates")
+
+
+def _as_on_record(submissions: Iterable[Submission]) -> None:
+    for submission in submissions:
+        submission.refresh_from_db(fields=_SETTLED)
 
 
 def _index_problems(results: ResultsFile, last: int | None) -> tuple[list[Problem], bool]:
