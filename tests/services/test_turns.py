@@ -13,8 +13,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,32 @@ def test_files_in_one_turn_that_share_no_one_are_identified_once_each(
     assert Player.objects.filter(surname__in=["Archer", "Zeller"]).count() == 2
 
 
+def refused_bb00002(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database refuses event BB00002's games: a board no column takes, slipped in
+    under the checks as a writer's bug would (CHECK (board >= 0))."""
+    import ecfgrading.services.results.write as writer
+
+    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
+        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
+            rows = [row._replace(board=-1) for row in rows]
+        insert_rows(model, columns, rows, **how)
+
+    monkeypatch.setattr(writer, "insert_rows", spoil)
+
+
+def three_files_b_refused(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bytes]]:
+    """a gives the newcomer Ann; b gives Ann and the newcomer Ned, and is refused
+    (refused_bb00002); c gives Ned. Bloggs is on record."""
+    refused_bb00002(monkeypatch)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
+    return [
+        ("a.txt", a_file("AA00001", BLOGGS, ann)),
+        ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
+        ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
+    ]
+
+
 @pytest.mark.django_db
 def test_a_file_the_database_refuses_in_a_turn_rolls_back_alone(
     monkeypatch: pytest.MonkeyPatch,
@@ -100,22 +127,7 @@ def test_a_file_the_database_refuses_in_a_turn_rolls_back_alone(
     refuses b, a board no column takes slipped in under the checks as a writer's bug
     would: the turn is rolled back and written again, a savepoint a file, and what stands
     is what importing the files one by one leaves: a and c, Ann and Ned once each."""
-    import ecfgrading.services.results.write as writer
-
-    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
-        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
-            rows = [row._replace(board=-1) for row in rows]  # CHECK (board >= 0)
-        insert_rows(model, columns, rows, **how)
-
-    monkeypatch.setattr(writer, "insert_rows", spoil)
-    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
-    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
-    files = [
-        ("a.txt", a_file("AA00001", BLOGGS, ann)),
-        ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
-        ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
-    ]
-    outcomes = import_files(files)
+    outcomes = import_files(three_files_b_refused(monkeypatch))
     assert [outcome.accepted for outcome in outcomes] == [True, False, True]
     assert [problem.code for problem in outcomes[1].report.errors] == ["import-conflict"]
     statuses = dict(Submission.objects.values_list("filename", "status"))
@@ -129,7 +141,7 @@ def test_a_file_the_database_refuses_in_a_turn_rolls_back_alone(
         "Newman",
     ]
     # The view kept is the registry's: a later file's Ned is linked, not made again.
-    later = a_file("DD00004", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))
+    later = a_file("DD00004", BLOGGS, newcomer(2, "Newman, Ned", "03/04/2005"))
     assert import_files([("d.txt", later)])[0].accepted
     assert Player.objects.filter(surname="Newman").count() == 1
     assert Game.objects.filter(player2__surname="Newman").count() == 2
@@ -419,24 +431,9 @@ def test_a_file_refused_in_a_later_turn_of_a_hold_is_rejected_alone(
     """b, in the hold's third turn, is refused (a board no column takes): the hold is
     rolled back whole and its turns written again one by one, b then rejected alone;
     what stands is what importing a, b and c one by one leaves."""
-    import ecfgrading.services.results.write as writer
-
-    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
-        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
-            rows = [row._replace(board=-1) for row in rows]  # CHECK (board >= 0)
-        insert_rows(model, columns, rows, **how)
-
-    monkeypatch.setattr(writer, "insert_rows", spoil)
     monkeypatch.setattr(ingest, "TURN_FILES", 1)
     monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
-    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
-    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
-    files = [
-        ("a.txt", a_file("AA00001", BLOGGS, ann)),
-        ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
-        ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
-    ]
-    outcomes = import_files(files)
+    outcomes = import_files(three_files_b_refused(monkeypatch))
     assert [outcome.accepted for outcome in outcomes] == [True, False, True]
     statuses = dict(Submission.objects.values_list("filename", "status"))
     assert statuses == {"a.txt": "accepted", "b.txt": "rejected", "c.txt": "accepted"}
@@ -474,51 +471,51 @@ def test_an_error_in_a_later_turn_of_a_hold_leaves_the_turns_before_it_committed
     assert Player.objects.filter(surname="Newman").count() == 1  # Ned0, of 0 and 1
 
 
-def test_a_turn_is_wanted_while_another_importer_waits_for_it(tmp_path: Path) -> None:
-    """The holder sees a waiter (Turn.wanted) from its first try until it has the turn."""
-    path, waiting = str(tmp_path / "db-turn"), threading.Event()
+def wanted_while_another_waits(
+    take: Callable[[str, Callable[[], None] | None], AbstractContextManager[Turn]],
+) -> None:
+    """The holder of a turn taken by ``take(what, meanwhile)`` sees a waiter (Turn.wanted)
+    from its first try until it has the turn, and no one after."""
+    waiting = threading.Event()
 
     def second() -> None:
-        with file_turn(path, "second", waiting.set):
+        with take("second", waiting.set):
             pass
 
-    with file_turn(path, "first", None) as turn:
+    with take("first", None) as turn:
         assert not turn.wanted()
         thread = threading.Thread(target=second)
         thread.start()
         assert waiting.wait(5)
         assert turn.wanted()
     thread.join(5)
-    with file_turn(path, "third", None) as turn:
+    with take("third", None) as turn:
         assert not turn.wanted()  # the second had its turn: nobody waits now
+
+
+def test_a_turn_is_wanted_while_another_importer_waits_for_it(tmp_path: Path) -> None:
+    wanted_while_another_waits(partial(file_turn, str(tmp_path / "db-turn")))
 
 
 @pytest.mark.postgresql
 @pytest.mark.django_db(transaction=True)
 def test_an_advisory_turn_is_wanted_while_another_importer_waits_for_it() -> None:
-    """PostgreSQL: the waiters' shared advisory lock, seen by the holder."""
+    """PostgreSQL: the waiters' shared advisory lock, seen by the holder; each thread
+    on a connection of its own, closed after."""
     from django.db import connection
 
     from ecfgrading.services.locks import importers_turn
 
-    waiting = threading.Event()
-
-    def second() -> None:
+    @contextmanager
+    def take(what: str, meanwhile: Callable[[], None] | None) -> Iterator[Turn]:
         try:
-            with importers_turn("second", waiting.set):
-                pass
+            with importers_turn(what, meanwhile) as turn:
+                yield turn
         finally:
-            connection.close()  # this thread's own
+            if what == "second":
+                connection.close()  # that thread's own
 
-    with importers_turn("first") as turn:
-        assert not turn.wanted()
-        thread = threading.Thread(target=second)
-        thread.start()
-        assert waiting.wait(5)
-        assert turn.wanted()
-    thread.join(5)
-    with importers_turn("third") as turn:
-        assert not turn.wanted()
+    wanted_while_another_waits(take)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -529,14 +526,7 @@ def test_a_resumed_file_in_a_failed_hold_is_written_again_not_taken_for_done(
     submission. In the hold a is accepted, then b is refused: the hold is rolled back,
     and a, written again, is accepted (not reported as done before while left waiting);
     b is rejected alone."""
-    import ecfgrading.services.results.write as writer
-
-    def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
-        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
-            rows = [row._replace(board=-1) for row in rows]  # CHECK (board >= 0)
-        insert_rows(model, columns, rows, **how)
-
-    monkeypatch.setattr(writer, "insert_rows", spoil)
+    refused_bb00002(monkeypatch)
     monkeypatch.setattr(ingest, "TURN_FILES", 1)
     monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
     Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
