@@ -35,7 +35,8 @@ from ecfgrading.services.locks import Busy, Turn
 from ecfgrading.services.locks import _file_turn as file_turn
 from ecfgrading.services.results import ingest
 from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, import_files
-from tests.services.test_import_state import BLOGGS, a_file, importer, newcomer
+from tests.services.results_text import results_file
+from tests.services.test_import_state import BLOGGS, a_file, game, importer, newcomer
 
 JONES = "#PIN=1#BCF CODE=102807J#NAME=Jones, Mary#CLUB NAME=Dover"
 
@@ -98,10 +99,12 @@ def refused_bb00002(monkeypatch: pytest.MonkeyPatch) -> None:
     under the checks as a writer's bug would (CHECK (board >= 0))."""
     import ecfgrading.services.results.write as writer
 
+    before = writer.insert_rows  # another test's spy, say
+
     def spoil(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
-        if Event.objects.filter(id=rows[0].event_id, code="BB00002").exists():
-            rows = [row._replace(board=-1) for row in rows]
-        insert_rows(model, columns, rows, **how)
+        spoilt = set(Event.objects.filter(code="BB00002").values_list("id", flat=True))
+        rows = [row._replace(board=-1) if row.event_id in spoilt else row for row in rows]
+        before(model, columns, rows, **how)
 
     monkeypatch.setattr(writer, "insert_rows", spoil)
 
@@ -590,3 +593,106 @@ def test_files_that_fail_to_come_end_the_batch_after_those_before_are_written(
     assert [outcome.accepted for outcome in told] == [True, True]
     statuses = dict(Submission.objects.values_list("filename", "status"))
     assert statuses == {"0.txt": "accepted", "1.txt": "accepted"}
+
+
+# --- a turn's games written together (issue 25) ------------------------------------------
+
+SMITH = "#PIN=2#BCF CODE=102807J#NAME=Smith, Jane#CLUB NAME=Dover"
+TWO_GAMES = [game(1, 2, "11/05/2013"), game(2, 1, "12/05/2013").replace("#ROUND=1", "#ROUND=2")]
+
+
+@pytest.fixture
+def games_inserted(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Each insert of games: the event codes of its rows, in order."""
+    import ecfgrading.services.results.write as writer
+
+    calls: list[list[str]] = []
+
+    def spy(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
+        if model is Game:
+            codes = dict(Event.objects.values_list("id", "code"))
+            calls.append([codes[row.event_id] for row in rows])
+        insert_rows(model, columns, rows, **how)
+
+    monkeypatch.setattr(writer, "insert_rows", spy)
+    return calls
+
+
+def on_record() -> None:
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    Player.objects.create(code=102807, surname="Smith", forenames="Jane")
+
+
+@pytest.mark.django_db
+def test_the_games_of_a_turns_files_are_written_together_at_its_end(
+    games_inserted: list[list[str]],
+) -> None:
+    """Three files of one turn, no two with a game between the same players: their games
+    go in together once the turn's files are written, in the files' order."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    names = ["Archer, Ann", "Cole, Cy", "Dunn, Di"]
+    files = [
+        (f"{k}.txt", a_file(f"EV{k:05d}", BLOGGS, newcomer(2, name)))
+        for k, name in enumerate(names)
+    ]
+    assert all(outcome.accepted for outcome in import_files(files))
+    assert games_inserted == [["EV00000", "EV00001", "EV00002"]]
+    assert list(Game.objects.order_by("id").values_list("event__code", flat=True)) == [
+        "EV00000",
+        "EV00001",
+        "EV00002",
+    ]
+
+
+@pytest.mark.django_db
+def test_games_of_a_file_earlier_in_the_turn_are_found_sent_again_under_another_code(
+    games_inserted: list[list[str]],
+) -> None:
+    """Issue 24, case 1, within one turn: YY2's games are XX1's, which wait to be written
+    with the turn's games when YY2 is checked. They are written first, and YY2 is told."""
+    on_record()
+    first = results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1")
+    again = results_file([BLOGGS, SMITH], TWO_GAMES, code="YY2", name="Anytown Congress (again)")
+    outcomes = import_files([("a.txt", first), ("b.txt", again)])
+    assert [outcome.accepted for outcome in outcomes] == [True, True]  # a warning
+    assert [(p.code, p.got) for p in outcomes[1].report.warnings] == [
+        ("games-already-received", "2 of its 2 graded games, on record under XX1 (submission 1)")
+    ]
+    assert games_inserted == [["XX1", "XX1"], ["YY2", "YY2"]]
+
+
+@pytest.mark.django_db
+def test_a_later_submission_in_the_same_turn_supersedes_the_earlier_ones_games() -> None:
+    """XX1's second submission, in the turn of its first (its game of other players, so
+    that checking it asks for none of the first's): the first's games, waiting to be
+    written with the turn's, are written before they are marked superseded."""
+    on_record()
+    first = results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1")
+    second = results_file([BLOGGS, newcomer(2, "Archer, Ann")], [game(1, 2)], code="XX1", index=2)
+    outcomes = import_files([("a.txt", first), ("b.txt", second)])
+    assert [outcome.accepted for outcome in outcomes] == [True, True]
+    games = Game.objects.order_by("id").values_list(
+        "submission__submission_index", "graded", "not_graded_reason"
+    )
+    assert list(games) == [(1, False, "superseded"), (1, False, "superseded"), (2, True, "")]
+
+
+@pytest.mark.django_db
+def test_a_row_refused_when_the_turns_games_are_written_rejects_its_file_alone(
+    monkeypatch: pytest.MonkeyPatch, games_inserted: list[list[str]]
+) -> None:
+    """b's games are refused only once the turn's games are written together, of no one
+    file: the turn is written again a file at a time, and b alone is rejected."""
+    refused_bb00002(monkeypatch)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    files = [
+        ("a.txt", a_file("AA00001", BLOGGS, newcomer(2, "Archer, Ann", "01/02/2003"))),
+        ("b.txt", a_file("BB00002", newcomer(1, "Ng, Ed"), newcomer(2, "Orr, Oz"))),
+        ("c.txt", a_file("CC00003", BLOGGS, newcomer(2, "Cole, Cy", "03/04/2005"))),
+    ]
+    outcomes = import_files(files)
+    assert [outcome.accepted for outcome in outcomes] == [True, False, True]
+    assert [problem.code for problem in outcomes[1].report.errors] == ["import-conflict"]
+    assert games_inserted[0] == ["AA00001", "BB00002", "CC00003"]  # together, refused
+    games = Game.objects.values_list("event__code", "player2__surname")
+    assert sorted(games) == [("AA00001", "Archer"), ("CC00003", "Cole")]

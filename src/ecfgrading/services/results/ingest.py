@@ -19,7 +19,7 @@ import hashlib
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -72,7 +72,7 @@ from ecfgrading.services.results.reading import (
 from ecfgrading.services.results.remembered import recall_decisions
 from ecfgrading.services.results.same_games import GameStatistics
 from ecfgrading.services.results.view import RegistryView, shared_view
-from ecfgrading.services.results.write import Plan, write_plan
+from ecfgrading.services.results.write import Plan, games_together, write_plan
 
 # What the database or the code sequence may refuse in a file that passed every check:
 # the file is then rejected (and kept) like any other, and the batch goes on. A bare
@@ -266,10 +266,11 @@ class ResultsImporter:
         (issue 25: SQLite copies every page a savepoint's writes touch); a file refused
         raises _TurnRefused, and the hold is written again."""
         self.view.catch_up()
-        return [
-            self._write(item, in_turn=True, alone=False) if isinstance(item, _Ready) else item
-            for item in ready
-        ]
+        with _games_of_turn():
+            return [
+                self._write(item, in_turn=True, alone=False) if isinstance(item, _Ready) else item
+                for item in ready
+            ]
 
     def _write_turn(self, ready: list[_Ready | ImportResult]) -> list[ImportResult]:
         """The turn's prepared files written in one transaction holding the registry lock.
@@ -294,12 +295,13 @@ class ResultsImporter:
             with busy_as_error(_turn_not_imported(ready)), transaction.atomic():
                 take_registry_lock()
                 self.view.catch_up()
-                return [
-                    self._write(item, in_turn=True, alone=alone)
-                    if isinstance(item, _Ready)
-                    else item
-                    for item in ready
-                ]
+                with nullcontext() if alone else _games_of_turn():
+                    return [
+                        self._write(item, in_turn=True, alone=alone)
+                        if isinstance(item, _Ready)
+                        else item
+                        for item in ready
+                    ]
         except BaseException:
             self.view.drop()  # it took in what the rollback removed
             raise
@@ -849,6 +851,20 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
                 "not waiting to be imported"
             )
     return [found[pk] for pk in ids]
+
+
+@contextmanager
+def _games_of_turn() -> Iterator[None]:
+    """The turn's games written together at its end (write.games_together). A row the
+    database refuses then, or when reading games makes those waiting written (even while
+    checking a file with errors of its own), is of no one file known: the turn is written
+    again, each file in a savepoint of its own with its own games (_TurnRefused)."""
+    try:
+        with games_together() as waiting:
+            yield
+            waiting.write()
+    except REFUSALS as error:
+        raise _TurnRefused from error
 
 
 class _TurnRefused(Exception):

@@ -21,7 +21,7 @@ from django.db import connection, models
 from ecfgrading.formats.results_model import ResultsFile
 from ecfgrading.registry.bulk import IN_CHUNK, padded
 from ecfgrading.registry.models import Game, Submission
-from ecfgrading.services.results.write import event_dates
+from ecfgrading.services.results.write import event_dates, games_asked, games_on_record
 
 # (lower player id, higher player id, day, round or None, result from the lower id's side)
 Fingerprint = tuple[int, int, date, int | None, str]
@@ -98,6 +98,7 @@ def _held(
     every accepted file of an event other than ``event_code``."""
     if not wanted:
         return {}, {}
+    games_asked((one, two) for one, two, *_ in wanted)  # a game of this turn's files
     rows = _games_between(
         {one for one, *_ in wanted} | {two for _, two, *_ in wanted},
         min(day for *_, day, _, _ in wanted),
@@ -160,6 +161,7 @@ def _match_rounds(asked: Counter[int | None], held: Counter[int | None]) -> Coun
 def submission_games(submission_id: int) -> dict[int, Fingerprint]:
     """Game id -> fingerprint of the graded games on record of one file between two
     players on record."""
+    games_on_record()
     rows = Game.objects.filter(
         submission_id=submission_id,
         graded=True,
