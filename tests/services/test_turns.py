@@ -96,7 +96,8 @@ def test_files_in_one_turn_that_share_no_one_are_identified_once_each(
 
 def refused_bb00002(monkeypatch: pytest.MonkeyPatch) -> None:
     """The database refuses event BB00002's games: a board no column takes, slipped in
-    under the checks as a writer's bug would (CHECK (board >= 0))."""
+    under the checks as a writer's bug would (CHECK (board >= 0)). Called after any spy
+    on the writer's inserts (``games_inserted``), which it calls in turn."""
     import ecfgrading.services.results.write as writer
 
     before = writer.insert_rows  # another test's spy, say
@@ -650,15 +651,66 @@ def test_games_of_a_file_earlier_in_the_turn_are_found_sent_again_under_another_
 ) -> None:
     """Issue 24, case 1, within one turn: YY2's games are XX1's, which wait to be written
     with the turn's games when YY2 is checked. They are written first, and YY2 is told."""
-    on_record()
-    first = results_file([BLOGGS, SMITH], TWO_GAMES, code="XX1")
-    again = results_file([BLOGGS, SMITH], TWO_GAMES, code="YY2", name="Anytown Congress (again)")
+    on_record()  # Smith's id is the higher: XX1 gives him first, YY2 Bloggs
+    smith_first = [SMITH.replace("#PIN=2", "#PIN=1"), BLOGGS.replace("#PIN=1", "#PIN=2")]
+    first = results_file(smith_first, [game(1, 2)], code="XX1")
+    again = results_file([BLOGGS, SMITH], [game(2, 1)], code="YY2", name="Anytown (again)")
     outcomes = import_files([("a.txt", first), ("b.txt", again)])
     assert [outcome.accepted for outcome in outcomes] == [True, True]  # a warning
     assert [(p.code, p.got) for p in outcomes[1].report.warnings] == [
-        ("games-already-received", "2 of its 2 graded games, on record under XX1 (submission 1)")
+        ("games-already-received", "1 of its 1 graded games, on record under XX1 (submission 1)")
     ]
-    assert games_inserted == [["XX1", "XX1"], ["YY2", "YY2"]]
+    assert games_inserted == [["XX1"], ["YY2"]]
+
+
+@pytest.mark.django_db
+def test_games_between_other_players_than_those_waiting_leave_them_waiting(
+    games_inserted: list[list[str]],
+) -> None:
+    """XX1 (Bloggs and Smith) and YY2 (Bloggs and Jones), of one turn, all on record:
+    checking YY2 asks for games between its players, none of which wait, so the turn's
+    games still go in together."""
+    on_record()
+    jones = "#PIN=2#BCF CODE=233310H#NAME=Jones, Mary#CLUB NAME=Dover"
+    Player.objects.create(code=233310, surname="Jones", forenames="Mary")
+    first = results_file([BLOGGS, SMITH], [game(1, 2)], code="XX1")
+    other = results_file([BLOGGS, jones], [game(1, 2)], code="YY2", name="Anytown Rapid")
+    outcomes = import_files([("a.txt", first), ("b.txt", other)])
+    assert [outcome.accepted for outcome in outcomes] == [True, True]
+    assert [p.code for p in outcomes[1].report.warnings] == []
+    assert games_inserted == [["XX1", "YY2"]]
+
+
+@pytest.mark.django_db
+def test_a_lock_wait_running_out_as_the_turns_games_are_written_is_busy_after_one_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The database stays locked as the turn's games go in: no refusal, so not written
+    again a file at a time (another wait each); Busy names the turn's files, kept."""
+    from django.db import OperationalError
+
+    import ecfgrading.services.results.write as writer
+
+    waits: list[int] = []
+
+    def locked(model: Any, columns: tuple[str, ...], rows: list[Any], **how: Any) -> None:
+        waits.append(len(rows))
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(writer, "insert_rows", locked)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    names = ["Archer, Ann", "Cole, Cy"]
+    files = [
+        (f"{k}.txt", a_file(f"EV{k:05d}", BLOGGS, newcomer(2, name)))
+        for k, name in enumerate(names)
+    ]
+    with pytest.raises(Busy) as raised:
+        import_files(files)
+    assert waits == [2]  # the two files' games, once
+    kept = list(Submission.objects.order_by("id").values_list("id", "status"))
+    assert [status for _, status in kept] == ["received", "received"]
+    ids = " ".join(str(pk) for pk, _ in kept)
+    assert f"ecfgrading results retry {ids}" in str(raised.value)
 
 
 @pytest.mark.django_db

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, OperationalError, transaction
 
 from ecfgrading.collector import fewer_collections
 from ecfgrading.engine.codes import GradingCode
@@ -51,6 +51,7 @@ from ecfgrading.services.locks import (
     busy_as_error,
     busy_error,
     importers_turn,
+    is_busy,
     take_registry_lock,
 )
 from ecfgrading.services.people import width
@@ -858,12 +859,16 @@ def _games_of_turn() -> Iterator[None]:
     """The turn's games written together at its end (write.games_together). A row the
     database refuses then, or when reading games makes those waiting written (even while
     checking a file with errors of its own), is of no one file known: the turn is written
-    again, each file in a savepoint of its own with its own games (_TurnRefused)."""
+    again, each file in a savepoint of its own with its own games (_TurnRefused). A lock
+    wait that ran out is no refusal: raised as it is, the turn's own Busy names its files
+    and it is not waited for again."""
     try:
         with games_together() as waiting:
             yield
             waiting.write()
     except REFUSALS as error:
+        if isinstance(error, OperationalError) and is_busy(error):
+            raise
         raise _TurnRefused from error
 
 

@@ -21,7 +21,7 @@ from django.db import connection, models
 from ecfgrading.formats.results_model import ResultsFile
 from ecfgrading.registry.bulk import IN_CHUNK, padded
 from ecfgrading.registry.models import Game, Submission
-from ecfgrading.services.results.write import event_dates, games_asked, games_on_record
+from ecfgrading.services.results.write import event_dates, games_asked
 
 # (lower player id, higher player id, day, round or None, result from the lower id's side)
 Fingerprint = tuple[int, int, date, int | None, str]
@@ -161,7 +161,6 @@ def _match_rounds(asked: Counter[int | None], held: Counter[int | None]) -> Coun
 def submission_games(submission_id: int) -> dict[int, Fingerprint]:
     """Game id -> fingerprint of the graded games on record of one file between two
     players on record."""
-    games_on_record()
     rows = Game.objects.filter(
         submission_id=submission_id,
         graded=True,
