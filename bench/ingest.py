@@ -60,7 +60,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -464,8 +464,10 @@ def _results_import(
         {"step": "  files accepted", "amount": f"{accepted:,} of {len(paths):,}"},
         {
             "step": "  statements sent",
-            "amount": f"{statements[0]:,}, {statements[0] / max(len(paths), 1):.1f} a file",
+            "amount": f"{statements.count:,}, {statements.count / max(len(paths), 1):.1f} a file",
+            "seconds": sum(statements.seconds.values()),
         },
+        *statements.costliest(),
         {
             "step": "  CPU: importer + database server",
             "amount": f"{ours:.1f} s + {server:.1f} s",
@@ -476,16 +478,55 @@ def _results_import(
     ], own
 
 
+@dataclass
+class Sent:
+    """The statements sent (an executemany counts once) and the seconds they took, by
+    kind: their verb and table ('INSERT registry_game'), the time from the call to its
+    return, Django's wrapping included."""
+
+    count: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def costliest(self, top: int = 4) -> list[dict[str, Any]]:
+        """A row of the table for each of the ``top`` kinds that took longest."""
+        kinds = sorted(self.seconds, key=self.seconds.__getitem__, reverse=True)[:top]
+        return [
+            {"step": f"    {kind}", "amount": f"{self.counts[kind]:,} statements",
+             "seconds": self.seconds[kind]}
+            for kind in kinds
+        ]  # fmt: skip
+
+
+_KIND = re.compile(
+    r'\s*(INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM|SELECT .*? FROM)\s+"?(\w+)', re.S
+)
+
+
+def _kind(sql: str) -> str:
+    found = _KIND.match(sql)
+    if found is None:
+        return sql.split(None, 1)[0].upper() if sql.strip() else "?"
+    verb = found.group(1).split()[0]
+    return f"{verb} {found.group(2)}"
+
+
 @contextmanager
-def counted() -> Iterator[list[int]]:
-    """The statements this process sends meanwhile (an executemany counts once)."""
+def counted() -> Iterator[Sent]:
+    """The statements this process sends meanwhile, and their time by kind."""
     from django.db import connection
 
-    sent = [0]
+    sent = Sent()
 
     def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        sent[0] += 1
-        return execute(sql, params, many, context)
+        sent.count += 1
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            kind = _kind(sql)
+            sent.seconds[kind] = sent.seconds.get(kind, 0.0) + time.perf_counter() - start
+            sent.counts[kind] = sent.counts.get(kind, 0) + 1
 
     with connection.execute_wrapper(count):
         yield sent

@@ -42,3 +42,21 @@ def test_a_turn_holds_the_games_of_its_files_and_a_share_of_the_rest() -> None:
     at = ingest.OWN_COLUMNS["registry_game"].index("submission_id")
     files = [{game[at] for game in turn["registry_game"]} for turn in turns]
     assert files == [set(range(101, 133)), set(range(133, 165)), set(range(165, 171))]
+
+
+def test_statements_are_timed_by_verb_and_table_the_costliest_first() -> None:
+    """The import's statements, as the bench reports where their time went."""
+    kinds = [
+        ('INSERT OR FAIL INTO "registry_game" ("a") VALUES (%s)', "INSERT registry_game"),
+        (
+            'INSERT INTO "registry_player" ("a") VALUES (%s) RETURNING "id"',
+            "INSERT registry_player",
+        ),
+        ('SELECT g."player1_id", s."status" FROM "registry_game" g JOIN', "SELECT registry_game"),
+        ('SELECT (SELECT MAX(1) FROM "registry_submission" s)', "SELECT registry_submission"),
+        ('UPDATE "registry_submission" SET "status" = %s', "UPDATE registry_submission"),
+        ('SAVEPOINT "s1_x1"', "SAVEPOINT"),
+    ]
+    assert [ingest._kind(sql) for sql, _ in kinds] == [kind for _, kind in kinds]
+    sent = ingest.Sent(3, {"a": 0.5, "b": 2.0, "c": 1.0}, {"a": 1, "b": 1, "c": 1})
+    assert [row["step"].strip() for row in sent.costliest(top=2)] == ["b", "c"]
