@@ -489,12 +489,13 @@ def games_together() -> Iterator[_GamesWaiting]:
     """The games of every file written inside wait, to be inserted together by the
     caller (``write()`` of what it yields) before it ends; should anything raise first,
     none are. A season's games went in three statements a file, between the file's other
-    rows; a turn's together, SQLite's work on their eight indexes fell from 2.8 to 1.6 s
-    (issue 25, measured). Within, whatever reads or changes the games on record writes
-    those waiting first: ``games_asked`` (the games between players, when some of those
-    waiting are between two of them) and ``games_on_record`` (all of them). A row the
-    database refuses is refused when they are written, of no one file: the caller then
-    writes the files again one by one, each with its own games."""
+    rows; a turn's together, the time of their statements fell from 2.5-2.8 to 1.6-1.8 s
+    (issue 25, measured; the import as a whole moved less, docs/benchmarks.md). Within,
+    whatever reads or changes the games on record writes those waiting first:
+    ``games_asked`` (the games between players, when some of those waiting are between
+    two of them) and ``games_on_record`` (all of them). A row the database refuses is
+    refused when they are written, of no one file: the caller then writes the files
+    again one by one, each with its own games."""
     waiting = _GamesWaiting()
     token = _WAITING.set(waiting)
     try:
