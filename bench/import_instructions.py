@@ -32,6 +32,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--season-dir", type=Path, required=True)
     parser.add_argument("--files", type=int, default=300)
     parser.add_argument(
+        "--read-ahead",
+        action="store_true",
+        help="read (and identify) ahead in a forked process, as a batch does: count the "
+        "importer's own instructions with valgrind's --callgrind-out-file=OUT.%%p",
+    )
+    parser.add_argument(
         "--slower",
         type=float,
         default=50.0,
@@ -54,7 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     order = (args.season_dir / "order").read_text(encoding="utf-8").splitlines()
     names = [line.split("\t")[0] for line in order if line.strip()][: args.files]
     files = [(name, (args.season_dir / "results" / name).read_bytes()) for name in names]
-    reading.READ_AHEAD_FILES = len(files) + 1  # read here: one process counted
+    if not args.read_ahead:
+        reading.READ_AHEAD_FILES = len(files) + 1  # read here: one process counted
     # A hold of turns (ingest.HOLD_SECONDS) is a time: under valgrind it would end after
     # a fraction of a turn, so that the count would be of commits made every turn.
     hold = getattr(ingest, "HOLD_SECONDS", 0.0)  # an older tree may have none

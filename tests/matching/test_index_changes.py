@@ -10,9 +10,11 @@ having: most changes concern most entries not at all.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,6 +150,66 @@ def test_an_entry_the_changes_do_not_concern_is_decided_as_before(
             assert again == decision
             assert again.similar == decision.similar
             assert candidates_as_named(again, index) == shown
+
+
+@settings(max_examples=500, deadline=None)
+@given(records(), st.data())
+def test_an_entry_identified_on_a_copy_is_decided_as_on_the_index_unless_concerned(
+    on_record: list[PlayerRecord], data: st.DataObject
+) -> None:
+    """Issue 25: a batch's reading process identifies its files on the copy of the
+    index it was forked with, while the importer's index takes in changes. A watch
+    opened at the fork, and one of a file's own from where it began (``watching_since``),
+    opened later, as a file's when its reading comes back: an entry it does not concern
+    is decided on the index now exactly as on the copy. Other watches open and close
+    meanwhile, as files are written."""
+    received = data.draw(st.lists(entries(on_record), min_size=1, max_size=4))
+    index = RecordIndex.build(on_record)
+    forked = index.watching()
+    forked_copy = copy.deepcopy(index)  # what a fork leaves the reading process
+    ids = [record.id for record in on_record]
+    for _ in range(data.draw(st.integers(1, 4))):
+        with index.watch():
+            change(index, ids, data.draw)
+    since = index.watching_since(forked)
+    change(index, ids, data.draw)  # and after the file's own watch opened
+    for entry in received:
+        decision = identify(entry, forked_copy)
+        if not since.concern(entry, decision, DEFAULT_POLICY):
+            again = identify(entry, index)
+            assert again == decision
+            assert candidates_as_named(again, index) == candidates_as_named(decision, forked_copy)
+    assert (since.surnames, since.codes) == (forked.surnames, forked.codes)
+
+
+def test_a_watch_since_another_sees_what_changed_since_that_one_began() -> None:
+    index = RecordIndex.build([smith()])
+    forked = index.watching()
+    index.add(PlayerRecord(id=2, code=None, surname="Jones", forenames="Mary"))
+    since = index.watching_since(forked)
+    since_now = index.watching()
+    index.replace(smith(date_of_birth=date(1970, 4, 3)))
+    index.unwatch(forked)  # its own: the other stays open
+    index.add(PlayerRecord(id=3, code=None, surname="Bloggs", forenames="Joe"))
+    assert (since.surnames, since.codes) == ({"jones", "smith", "bloggs"}, {100001})
+    assert (since_now.surnames, since_now.codes) == ({"smith", "bloggs"}, {100001})
+    with pytest.raises(ValueError, match="expected a watch open on this index"):
+        index.watching_since(forked)
+
+
+def test_a_search_of_similar_surnames_is_concerned_by_a_season_of_changes() -> None:
+    """A watch open for a batch sees thousands of surnames changed: a decision made on
+    similar surnames is then taken to be concerned, and made again (identification
+    searches similar surnames by an index; comparing with each changed one would not),
+    where a few changes are compared (above)."""
+    index = RecordIndex.build([smith(2, code=100002, surname="Jones")])
+    entry = by_name("Smyth, John")
+    decision = identify(entry, index)
+    with index.watch() as many:
+        for n in range(5000):
+            index.add(PlayerRecord(id=10 + n, code=None, surname=f"Zz{n}", forenames="Al"))
+    assert decision.similar and "smyth" not in many.surnames
+    assert many.concern(entry, decision, DEFAULT_POLICY)
 
 
 # -- selective: what a change leaves alone -------------------------------------------------

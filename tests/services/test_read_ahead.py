@@ -18,7 +18,7 @@ import pytest
 
 from ecfgrading.matching.identify import Received
 from ecfgrading.registry.models import Game, Player, Submission
-from ecfgrading.services.results import ingest, reading
+from ecfgrading.services.results import identifying, ingest, reading
 from ecfgrading.services.results.ingest import import_files
 from ecfgrading.services.results.reading import ReadAhead, read_file
 from ecfgrading.workers import forking_cores
@@ -74,6 +74,71 @@ def test_a_batch_read_ahead_imports_as_if_each_file_were_read_here(
     assert Player.objects.exclude(surname="Bloggs").count() == 9  # each newcomer once
     rejected = Submission.objects.get(filename="bad.txt")
     assert rejected.status == Submission.Status.REJECTED and bytes(rejected.raw) == BAD
+
+
+@pytest.fixture
+def identified_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The players identified in this process, by name (a forked process's are its own)."""
+    here: list[str] = []
+    original = identifying.identify
+
+    def counted(entry: Any, *args: Any) -> Any:
+        here.append(entry.written)
+        return original(entry, *args)
+
+    monkeypatch.setattr(identifying, "identify", counted)
+    return here
+
+
+@pytest.mark.django_db
+def test_a_batch_is_identified_ahead_by_the_reading_process(
+    monkeypatch: pytest.MonkeyPatch, identified_here: list[str]
+) -> None:
+    """Issue 25: the reading process, forked once the importer's index is loaded,
+    identifies each file's players on its copy of the index. What the importer wrote
+    since concerns none of these players (Bloggs is linked by his code, each newcomer is
+    of another surname): none is identified in the importer."""
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    monkeypatch.setattr(ingest, "TURN_FILES", 3)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    results = import_files(_batch(9))
+    assert all(r.accepted for r in results)
+    assert identified_here == []
+    assert Player.objects.exclude(surname="Bloggs").count() == 9
+
+
+CODER = "#PIN=3#BCF CODE=155624B#NAME=Coder, Cal#CLUB NAME=Anytown"  # not on record
+
+
+@pytest.mark.django_db
+def test_players_written_after_the_reader_forked_are_found_in_later_files(
+    monkeypatch: pytest.MonkeyPatch, identified_here: list[str]
+) -> None:
+    """The reading process's index is the importer's as it was when forked: Ned (no
+    code) and Cal (a code not on record yet) are new to it in the batch's last file
+    too. The importer, seeing that what it wrote since concerns them, identifies those
+    two again, and only them: each is linked to the player the first file created, as
+    importing the files one by one would."""
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    monkeypatch.setattr(ingest, "TURN_FILES", 2)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ned = newcomer(2, "Newman, Ned", "01/02/2003")
+    later = [game(1, pin).replace("#ROUND=1", "#ROUND=2") for pin in (2, 3)]  # new games
+    files = [
+        ("first.txt", a_file("FF00001", BLOGGS, ned, CODER)),
+        *_batch(4),
+        ("last.txt", results_file([BLOGGS, ned, CODER], later, code="ZZ00009")),
+    ]
+    results = import_files(files)
+    assert all(r.accepted for r in results)
+    assert sorted(identified_here) == ["Coder, Cal", "Newman, Ned"]
+    assert Player.objects.filter(surname="Newman").count() == 1
+    assert list(Player.objects.filter(surname="Coder").values_list("code", flat=True)) == [155624]
+    for surname in ("Newman", "Coder"):
+        events = Game.objects.filter(player2__surname=surname).values_list("event__code", flat=True)
+        assert sorted(events) == ["FF00001", "ZZ00009"]
+    warned = [[p.code for p in r.report.problems] for r in (results[0], results[-1])]
+    assert warned == [["code-not-on-record"], []]  # the last file's Cal is on record
 
 
 @pytest.mark.django_db

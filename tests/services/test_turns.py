@@ -33,7 +33,7 @@ from ecfgrading.registry.models import (
 from ecfgrading.services.changes import current_mark
 from ecfgrading.services.locks import Busy, Turn
 from ecfgrading.services.locks import _file_turn as file_turn
-from ecfgrading.services.results import ingest
+from ecfgrading.services.results import identifying, ingest
 from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, import_files
 from tests.services.results_text import results_file
 from tests.services.test_import_state import BLOGGS, a_file, game, importer, newcomer
@@ -65,13 +65,13 @@ def test_identified_again_only_the_players_what_was_written_concerns(
     Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
     ned = newcomer(2, "Newman, Ned", "01/02/2003")
     asked: list[str] = []
-    original = ingest.identify
+    original = identifying.identify
 
     def counted(entry: Any, *args: Any) -> Any:
         asked.append(entry.written)
         return original(entry, *args)
 
-    monkeypatch.setattr(ingest, "identify", counted)
+    monkeypatch.setattr(identifying, "identify", counted)
     files = [("a.txt", a_file("AA00001", BLOGGS, ned)), ("b.txt", a_file("BB00002", BLOGGS, ned))]
     assert all(result.accepted for result in import_files(files))
     # a's two, b's two before a was written, and b's Ned again.

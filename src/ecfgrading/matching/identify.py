@@ -235,9 +235,9 @@ class IndexChanges:
     decision none of whose reads the changes touched is made again the same.
     """
 
-    def __init__(self, log: ChangeLog) -> None:
+    def __init__(self, log: ChangeLog, start: tuple[int, int] | None = None) -> None:
         self._log = log
-        self._from = (len(log.surnames), len(log.codes))
+        self._from = start or (len(log.surnames), len(log.codes))
         self._to: tuple[int, int] | None = None  # where the log stood when closed
         self._sets: tuple[set[str], set[int]] | None = None
 
@@ -251,6 +251,11 @@ class IndexChanges:
 
     def __bool__(self) -> bool:
         return self._ends() != self._from
+
+    @property
+    def start(self) -> tuple[int, int]:
+        """Where in the log the watch begins."""
+        return self._from
 
     def clear(self) -> None:
         """Nothing changed so far: watched from now on."""
@@ -292,7 +297,17 @@ class IndexChanges:
             return False  # no name to look up: nothing was read
         if self._has_surname(key):
             return True
-        return decision.similar and similar_to_any(key, self.surnames, policy.surname_cutoff)
+        if not decision.similar:
+            return False
+        if self._ends()[0] - self._from[0] > _COMPARED_AT_MOST:
+            return True  # identified again: its search of similar surnames is indexed
+        return similar_to_any(key, self.surnames, policy.surname_cutoff)
+
+
+# Surname keys changed beyond which a decision made on similar surnames is taken to be
+# concerned rather than its key compared with each: a watch open for a batch (the
+# reading process's, services.results.reading) sees a whole season's changes.
+_COMPARED_AT_MOST = 4096
 
 
 # Decisions made on the holder of the code alone.
@@ -500,6 +515,15 @@ class RecordIndex:
         changes = IndexChanges(self._log)
         self._watching.append(changes)
         return changes
+
+    def watching_since(self, changes: IndexChanges) -> IndexChanges:
+        """A watch of its own of what changes touched since ``changes``, open, began: for
+        each file identified ahead on a copy of the index made when it began."""
+        if not any(open_ is changes for open_ in self._watching):
+            raise ValueError("expected a watch open on this index")
+        since = IndexChanges(self._log, changes.start)
+        self._watching.append(since)
+        return since
 
     def unwatch(self, changes: IndexChanges) -> None:
         if not any(open_ is changes for open_ in self._watching):

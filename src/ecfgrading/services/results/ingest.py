@@ -29,8 +29,8 @@ from django.db import DatabaseError, OperationalError, transaction
 from ecfgrading.collector import fewer_collections
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.formats.problems import Problem
-from ecfgrading.formats.results_checks import code_of_another_player, stale_submission_index
-from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
+from ecfgrading.formats.results_checks import stale_submission_index
+from ecfgrading.formats.results_model import ResultsFile
 from ecfgrading.matching.identify import (
     Decision,
     DecisionKind,
@@ -38,7 +38,6 @@ from ecfgrading.matching.identify import (
     MatchPolicy,
     Received,
     RecordIndex,
-    identify,
 )
 from ecfgrading.progress import Progress
 from ecfgrading.registry.bulk import IN_CHUNK, update_one
@@ -61,6 +60,7 @@ from ecfgrading.services.results.checks import (
     refusal_problem,
     resent_problems,
 )
+from ecfgrading.services.results.identifying import Identification, identify_players
 from ecfgrading.services.results.import_report import ImportReport, Written
 from ecfgrading.services.results.reading import (
     FileRead,
@@ -110,6 +110,12 @@ class ResultsImporter:
     @property
     def index(self) -> RecordIndex:
         return self.view.index
+
+    def identify_on(self) -> tuple[RecordIndex, MatchPolicy]:
+        """What identification reads, for a process that identifies ahead (ReadAhead):
+        the index brought up to date (loaded, if it was not), and the policy."""
+        self.view.catch_up()
+        return self.index, self.policy
 
     def check(self, data: bytes, filename: str, *, event_code: str = "") -> ImportReport:
         """Every problem the import would find, writing nothing at all (``event_code``:
@@ -358,14 +364,21 @@ class ResultsImporter:
         brought it up to date), no lock held; what changes the view from now on is
         watched."""
         if ahead is not None:
-            read = ahead.read(submission)
+            read, found = ahead.read_identified(submission)
         else:
-            read = read_file(bytes(submission.raw), submission.filename, submission.event_code)
+            raw = bytes(submission.raw)
+            read, found = read_file(raw, submission.filename, submission.event_code), None
         read = replace(read, report=replace(read.report, submission_id=submission.id))
         if not read.report.ok or read.results is None:
             return _Ready(submission, read)
         if not caught_up:
             self.view.catch_up()
+        since = ahead.changes_since_forked(self.index) if found and ahead else None
+        if found is not None and since is not None:  # identified ahead: checked when written
+            identified = _Identified(
+                found.received, found.decisions, found.problems, self.index, self.policy
+            )
+            return _Ready(submission, read, identified, since)
         identified = self._identify(read)
         return _Ready(submission, read, identified, identified.index.watching())
 
@@ -487,31 +500,10 @@ class ResultsImporter:
         ``changes`` since; only the players those concern are identified again, the
         others' decisions being what identification now would make (IndexChanges)."""
         assert read.results is not None
-        index = self.index
-        received: dict[int, Received] = {}
-        decisions: dict[int, Decision] = {}
-        problems: list[Problem] = []
-        for entry, given in zip(read.results.players, _received(read), strict=True):
-            if given is None:
-                continue  # a malformed code is already an error of the file
-            before = earlier.decisions.get(entry.pin) if earlier is not None else None
-            if earlier is not None and before is not None:
-                one = received[entry.pin] = earlier.received[entry.pin]
-                if changes is None or not changes.concern(one, before, self.policy):
-                    decision = before
-                else:
-                    decision = identify(one, index, self.policy)
-            else:
-                one = received[entry.pin] = given
-                decision = identify(one, index, self.policy)
-            if decision.kind is DecisionKind.CODE_NAME_MISMATCH and entry.code is not None:
-                holder = index.holder(entry.code.number)
-                on_record = holder.written if holder else "?"
-                problems.append(code_of_another_player(entry, on_record))
-            if decision.kind is DecisionKind.CREATE_WITH_CODE:
-                problems.append(_code_not_on_record(entry))
-            decisions[entry.pin] = decision
-        return _Identified(index, received, decisions, tuple(problems), self.policy)
+        found = identify_players(
+            read.results, _received(read), self.index, self.policy, earlier, changes
+        )
+        return _Identified(found.received, found.decisions, found.problems, self.index, self.policy)
 
 
 def _received(read: FileRead) -> tuple[Received | None, ...]:
@@ -524,13 +516,10 @@ def _received(read: FileRead) -> tuple[Received | None, ...]:
 
 
 @dataclass(frozen=True)
-class _Identified:
+class _Identified(Identification):
     """A file's players identified on ``index``, as it stood then."""
 
     index: RecordIndex
-    received: dict[int, Received]  # PIN -> the entry, as identification reads it
-    decisions: dict[int, Decision]  # PIN -> decision
-    problems: tuple[Problem, ...]  # what identification found wrong
     policy: MatchPolicy
 
     def concerned(self, changes: IndexChanges) -> bool:
@@ -743,14 +732,15 @@ def import_files(
     batch = list(files)
     results: list[ImportResult] = []
     done_before = _accepted_among(data for _, data in batch)
-    with shared_view() as view, fewer_collections(), ReadAhead(len(batch)) as ahead:
+    with shared_view() as view, fewer_collections():
         importer = ResultsImporter(sender=sender, user=user, view=view)
-        for result in importer.import_many(_looked_up(batch, done_before), ahead):
-            results.append(result)
-            if progress:
-                progress(len(results), len(batch), batch[len(results) - 1][0])
-            if told:
-                told(result)
+        with ReadAhead(len(batch), importer.identify_on) as ahead:
+            for result in importer.import_many(_looked_up(batch, done_before), ahead):
+                results.append(result)
+                if progress:
+                    progress(len(results), len(batch), batch[len(results) - 1][0])
+                if told:
+                    told(result)
     if progress:
         progress(len(batch), len(batch), "")
     return results
@@ -997,8 +987,3 @@ def _index_problems(results: ResultsFile, last: int | None) -> tuple[list[Proble
     if event.submission_index <= last:
         return [stale_submission_index(event, last)], True
     return [], True
-
-
-def _code_not_on_record(entry: PlayerEntry) -> Problem:
-    expected = "a grading code on record (records older than the system may lack it)"
-    return Problem.make("code-not-on-record", entry.line, "ECF CODE", expected, entry.code_text)

@@ -1,5 +1,8 @@
 """Reading a results file: all an import does that needs no database, done here or, for
-a batch, ahead of the importer by a forked process on another core (issue 25).
+a batch, ahead of the importer by a forked process on another core (issue 25); there
+the file's players are also identified, on the copy of the importer's index the process
+was forked with, and the importer identifies again only those whom what its index took
+in since concerns (services.results.identifying, matching.identify.IndexChanges).
 
 A file read is its records, its report so far (the reader's problems, its players'
 details and values checked) and its players' details as the registry will keep them.
@@ -12,7 +15,7 @@ the event's next SUBMISSION INDEX and its players' FIDE ids: it is always read h
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -27,10 +30,11 @@ from ecfgrading.formats import read_results_bytes
 from ecfgrading.formats.problems import Problem, printable
 from ecfgrading.formats.results_model import PlayerEntry, ResultsFile
 from ecfgrading.formats.trf import is_trf
-from ecfgrading.matching.identify import Received
+from ecfgrading.matching.identify import IndexChanges, MatchPolicy, Received, RecordIndex
 from ecfgrading.registry.models import Club, County, Submission
 from ecfgrading.services.people import PlayerDetails, from_entry, normalise, too_long, width
 from ecfgrading.services.results.checks import value_problems
+from ecfgrading.services.results.identifying import Identification, identify_players
 from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.trf import read_trf
 from ecfgrading.workers import fork_context, forking_cores
@@ -96,6 +100,8 @@ def stored_event_code(event_code: str) -> str:
 READ_AHEAD_FILES = 64
 
 _Key = tuple[str, str, str]  # sha256 of the bytes, filename and event code, as stored
+_Done = tuple[FileRead, Identification | None]  # a reading, and its players identified
+IdentifyOn = Callable[[], tuple[RecordIndex, MatchPolicy]]  # the importer's index, policy
 
 
 class ReadAhead:
@@ -104,16 +110,40 @@ class ReadAhead:
     file (``read``), and reads here a file not asked for, or whose reading was lost with
     the process. Where no process can be forked, or for a small batch, every file is
     read here. The process is the one kept for the batches of a long run
-    (``reader_kept``), else one forked for the batch. Close it when the batch ends (a
+    (``reader_kept``), else one forked for the batch: given ``identify_on``, forked once
+    the importer's index is loaded, so that it identifies the files' players on a copy
+    of the index as it stood then (``read_identified``). Close it when the batch ends (a
     ``with`` block)."""
 
-    def __init__(self, files: int) -> None:
-        self._asked: dict[_Key, Future[FileRead]] = {}
+    def __init__(self, files: int, identify_on: IdentifyOn | None = None) -> None:
+        self._asked: dict[_Key, Future[_Done]] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._own = False
+        # The index the process was forked with, and a watch open on it since.
+        self._forked_with: tuple[RecordIndex, IndexChanges] | None = None
         if files > READ_AHEAD_FILES and forking_cores() > 1:
             self._own = _KEPT is None
-            self._pool = _KEPT or ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
+            self._pool = _KEPT or self._forked(identify_on)
+
+    def _forked(self, identify_on: IdentifyOn | None) -> ProcessPoolExecutor | None:
+        """The batch's own process, forked now: holding the importer's index, if given,
+        with a watch opened on it at the same moment."""
+        global _IDENTIFYING
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
+        if identify_on is None:
+            return pool
+        index, policy = identify_on()
+        _IDENTIFYING = (index, policy)
+        try:
+            pool.submit(int).result()  # forked here, with the index as it stands
+        except Exception as error:  # no process to be had (out of memory): read here
+            log.warning("no reading process: %r", error)
+            pool.shutdown(wait=False, cancel_futures=True)
+            return None
+        finally:
+            _IDENTIFYING = None
+        self._forked_with = (index, index.watching())
+        return pool
 
     def ask(self, files: Iterable[tuple[str, bytes]]) -> None:
         """Start reading these (filename, bytes), as they will be stored (no TRF's event:
@@ -133,6 +163,11 @@ class ReadAhead:
 
     def read(self, submission: Submission) -> FileRead:
         """The stored file's reading: made ahead if it was asked for, else now."""
+        return self.read_identified(submission)[0]
+
+    def read_identified(self, submission: Submission) -> _Done:
+        """The stored file's reading, and its players as identified ahead (None: not
+        identified there, as for a file with errors of its own or one read here)."""
         key = (submission.sha256, submission.filename, submission.event_code)
         asked = self._asked.pop(key, None)
         if asked is not None:
@@ -141,7 +176,16 @@ class ReadAhead:
             except Exception as error:  # it died (killed, out of memory), or could not send
                 log.warning("%s read here: the reading process failed (%r)", key[1], error)
                 self.close()  # a bug of the reader shows again, raised here
-        return read_file(bytes(submission.raw), submission.filename, submission.event_code)
+        raw = bytes(submission.raw)
+        return read_file(raw, submission.filename, submission.event_code), None
+
+    def changes_since_forked(self, index: RecordIndex) -> IndexChanges | None:
+        """A watch of what ``index`` took in since the process was forked with it, for a
+        file identified there; None if the process holds another index (the importer's
+        was dropped and loaded again meanwhile), whose decisions are then not taken."""
+        if self._forked_with is None or self._forked_with[0] is not index:
+            return None
+        return index.watching_since(self._forked_with[1])
 
     def close(self) -> None:
         """Readings not taken are dropped, and the batch's own process ends."""
@@ -149,6 +193,10 @@ class ReadAhead:
         for asked in self._asked.values():
             asked.cancel()
         self._asked.clear()
+        if self._forked_with is not None:
+            index, since = self._forked_with
+            index.unwatch(since)
+            self._forked_with = None
         if pool is not None and self._own:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -166,6 +214,9 @@ class ReadAhead:
 
 # The reading process kept for the batches of a long run (reader_kept).
 _KEPT: ProcessPoolExecutor | None = None
+# In a batch's own reading process: the importer's index as it stood when forked, and
+# its policy (ReadAhead._forked); None in the importer, and in a kept process.
+_IDENTIFYING: tuple[RecordIndex, MatchPolicy] | None = None
 
 
 @contextmanager
@@ -192,10 +243,16 @@ def reader_kept() -> Iterator[None]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _read_there(data: bytes, filename: str, today: date) -> FileRead:
+def _read_there(data: bytes, filename: str, today: date) -> _Done:
     """In the forked process: ``read_file`` of a file without a TRF's event (which
-    asks nothing of the database), named where that process finds it."""
-    return read_file(data, filename, "", today)
+    asks nothing of the database), named where that process finds it; and its players
+    identified on the index it was forked with, if any, when the file has no errors of
+    its own (the files the importer identifies)."""
+    read = read_file(data, filename, "", today)
+    if _IDENTIFYING is None or read.results is None or not read.report.ok:
+        return read, None
+    index, policy = _IDENTIFYING
+    return read, identify_players(read.results, read.received, index, policy)
 
 
 def _details(results: ResultsFile) -> tuple[dict[int, PlayerDetails], list[Problem]]:
