@@ -425,31 +425,40 @@ def write_games(
     waiting = {pin: row.id for pin, row in pending.items()}
     reason = str(event.not_graded_reason)  # G1, G2: the event's reason first
     default = NotGraded.DEFAULT.value  # then defaults
-    fixed = (event.id, submission.id)
-    rows = []
+    event_id, submission_id, rate, last_day = event.id, submission.id, event.rate, event.end_date
+    made = tuple.__new__  # a GameRow without its constructor's frame: 200,000 a season
+    rows: list[GameRow] = []
+    part_of, kind, part_name = None, "", ""
     for (part, game), number in zip(games, sequence, strict=True):
-        not_graded = reason or ("" if game.score.graded else default)
+        if part is not part_of:  # a part's games come together
+            part_of, kind, part_name = part, _PART[part.kind], part.name[:_PART_NAME]
+        score, day = game.score, game.game_date
+        not_graded = reason or ("" if score.graded else default)
         rows.append(
-            GameRow(
-                *fixed,
-                players.get(game.pin1),
-                players.get(game.pin2),
-                waiting.get(game.pin1),
-                waiting.get(game.pin2),
-                game.score.text,
-                game.game_date or event.end_date,  # G3
-                0 if game.game_date is None else 1,
-                game.round,
-                game.board,
-                _PART[part.kind],
-                part.name[:_PART_NAME],
-                _COLOUR[game.colour],
-                event.rate,
-                0 if not_graded else 1,
-                not_graded,
-                game.line,
-                number,
-                game.comment[:_COMMENT],
+            made(
+                GameRow,
+                (
+                    event_id,
+                    submission_id,
+                    players.get(game.pin1),
+                    players.get(game.pin2),
+                    waiting.get(game.pin1),
+                    waiting.get(game.pin2),
+                    score.text,
+                    day or last_day,  # G3
+                    0 if day is None else 1,
+                    game.round,
+                    game.board,
+                    kind,
+                    part_name,
+                    _COLOUR[game.colour],
+                    rate,
+                    0 if not_graded else 1,
+                    not_graded,
+                    game.line,
+                    number,
+                    game.comment[:_COMMENT],
+                ),
             )
         )
     together = _WAITING.get()
@@ -561,6 +570,8 @@ def _waiting_players(
     rows: list[GameRow],
     names: Mapping[int, tuple[str, str]],
 ) -> tuple[WaitingPlayer, ...]:
+    if not pending:
+        return ()  # most files: no pass over their games
     games = Counter(r.pending1_id for r in rows) + Counter(r.pending2_id for r in rows)
     wanted = {c["player_id"] for row in pending.values() for c in row.candidates}
     known = {pid: names[pid] for pid in wanted if pid in names}
