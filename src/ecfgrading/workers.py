@@ -10,9 +10,12 @@ Standard library only, so that every floor may use it.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing as mp
 import os
+import signal
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 
 def forking_cores() -> int:
@@ -27,3 +30,29 @@ def forking_cores() -> int:
 def fork_context() -> mp.context.BaseContext:
     """The multiprocessing context whose workers are forked (after ``forking_cores``)."""
     return mp.get_context("fork")
+
+
+def forked_worker() -> ProcessPoolExecutor:
+    """One forked worker process (after ``forking_cores``), which ends with this process:
+    a worker left behind by an importer killed outright would hold what it inherited,
+    the importer's database connection among them (on PostgreSQL, the killed importer's
+    session, its transaction and its locks would then stay open)."""
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=fork_context(),
+        initializer=_end_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+_PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent ends
+
+
+def _end_with_parent(parent: int) -> None:
+    """In the worker, first: killed when its parent ends (Linux), or ended now if the
+    parent already has."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)

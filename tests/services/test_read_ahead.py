@@ -10,12 +10,17 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import subprocess
+import sys
+import time
 from datetime import date
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import pytest
 
+from ecfgrading import workers
 from ecfgrading.matching.identify import Received
 from ecfgrading.registry.models import Game, Player, Submission
 from ecfgrading.services.results import identifying, ingest, reading
@@ -24,6 +29,7 @@ from ecfgrading.services.results.reading import ReadAhead, read_file
 from ecfgrading.workers import forking_cores
 from tests.services.results_text import results_file
 from tests.services.test_import_state import BLOGGS, a_file, game, newcomer
+from tests.services.test_turns import three_files_b_refused
 
 pytestmark = pytest.mark.skipif(forking_cores() < 2, reason="needs a second core to fork to")
 
@@ -221,12 +227,12 @@ def test_a_reader_kept_reads_every_batch_of_the_block(
     monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
     pools: list[object] = []
 
-    class Counted(reading.ProcessPoolExecutor):
+    class Counted(workers.ProcessPoolExecutor):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             pools.append(self)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(reading, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", Counted)
     Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
     files = _batch(6)
     with reading.reader_kept():
@@ -273,3 +279,83 @@ def test_a_kept_reader_checks_dates_against_the_importers_day(
     for result in results:
         assert not result.accepted
         assert [(p.code, p.line) for p in result.report.errors] == [("future-event", 5)]
+
+
+# A process that forks a reading process, says its pid, and waits to be killed.
+_FORKS_A_READER = """
+import time
+from ecfgrading.workers import forked_worker
+pool = forked_worker()
+pool.submit(int).result()
+print(*pool._processes, flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_reading_process_ends_with_the_importer_killed_outright() -> None:
+    """An importer killed (SIGKILL: no clean-up runs) leaves no reading process behind:
+    one would hold what it inherited, the importer's database connection among them, and
+    on PostgreSQL the killed importer's session and its locks would stay open."""
+    importer = subprocess.Popen(
+        [sys.executable, "-c", _FORKS_A_READER], stdout=subprocess.PIPE, text=True
+    )
+    assert importer.stdout is not None
+    reader = int(importer.stdout.readline())
+    assert _alive(reader)
+    importer.kill()
+    importer.wait()
+    deadline = time.monotonic() + 10
+    while _alive(reader) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = _alive(reader)
+    if left:
+        os.kill(reader, signal.SIGKILL)  # not left behind by this test either
+    assert not left
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for a parent to reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.django_db
+def test_files_identified_ahead_are_identified_here_once_the_view_is_loaded_again(
+    monkeypatch: pytest.MonkeyPatch, identified_here: list[str]
+) -> None:
+    """The database refuses b (a writer's bug slipped under the checks): the turn is
+    rolled back, the importer's view dropped and loaded again, and the turn written
+    again file by file. The reading process's index is no longer the importer's: its
+    decisions are not taken, the importer identifies every file still to write itself,
+    and what stands is what importing the files one by one leaves."""
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    files = three_files_b_refused(monkeypatch)
+    outcomes = import_files(files)
+    assert [outcome.accepted for outcome in outcomes] == [True, False, True]
+    assert sorted(Player.objects.values_list("surname", flat=True)) == [
+        "Archer",
+        "Bloggs",
+        "Newman",
+    ]
+    games = Game.objects.values_list("event__code", "player2__surname")
+    assert sorted(games) == [("AA00001", "Archer"), ("CC00003", "Newman")]
+    assert "Newman, Ned" in identified_here  # c's Ned, identified here after the drop
+
+
+@pytest.mark.django_db
+def test_a_batch_accepted_before_forks_no_index(
+    monkeypatch: pytest.MonkeyPatch, identified_here: list[str]
+) -> None:
+    """Run again once done, a batch has nothing to identify: the importer loads no index
+    and forks no process holding one."""
+    monkeypatch.setattr(reading, "READ_AHEAD_FILES", 1)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    files = _batch(3)
+    assert all(r.accepted for r in import_files(files))
+    asked: list[object] = []
+    monkeypatch.setattr(ingest.ResultsImporter, "identify_on", lambda self: asked.append(self))
+    again = import_files(files)
+    assert all(r.already for r in again) and asked == []

@@ -257,6 +257,10 @@ class IndexChanges:
         """Where in the log the watch begins."""
         return self._from
 
+    @property
+    def log(self) -> ChangeLog:
+        return self._log
+
     def clear(self) -> None:
         """Nothing changed so far: watched from now on."""
         self._from = self._ends()
@@ -519,7 +523,7 @@ class RecordIndex:
     def watching_since(self, changes: IndexChanges) -> IndexChanges:
         """A watch of its own of what changes touched since ``changes``, open, began: for
         each file identified ahead on a copy of the index made when it began."""
-        if not any(open_ is changes for open_ in self._watching):
+        if changes.log is not self._log or not any(open_ is changes for open_ in self._watching):
             raise ValueError("expected a watch open on this index")
         since = IndexChanges(self._log, changes.start)
         self._watching.append(since)

@@ -734,7 +734,7 @@ def import_files(
     done_before = _accepted_among(data for _, data in batch)
     with shared_view() as view, fewer_collections():
         importer = ResultsImporter(sender=sender, user=user, view=view)
-        with ReadAhead(len(batch), importer.identify_on) as ahead:
+        with ReadAhead(len(batch), _identify_on(importer, batch, done_before)) as ahead:
             for result in importer.import_many(_looked_up(batch, done_before), ahead):
                 results.append(result)
                 if progress:
@@ -744,6 +744,15 @@ def import_files(
     if progress:
         progress(len(batch), len(batch), "")
     return results
+
+
+def _identify_on(
+    importer: ResultsImporter, batch: list[tuple[str, bytes]], done_before: dict[str, Submission]
+) -> Callable[[], tuple[RecordIndex, MatchPolicy]] | None:
+    """What a batch's reading process identifies on; None when every file was accepted
+    before (a batch run again once done): no index loaded, no large process forked."""
+    done = sum(1 for s in done_before.values() if s.status != Submission.Status.RECEIVED)
+    return importer.identify_on if done < len(batch) else None
 
 
 def _looked_up(

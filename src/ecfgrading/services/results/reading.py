@@ -37,7 +37,7 @@ from ecfgrading.services.results.checks import value_problems
 from ecfgrading.services.results.identifying import Identification, identify_players
 from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.trf import read_trf
-from ecfgrading.workers import fork_context, forking_cores
+from ecfgrading.workers import forked_worker, forking_cores
 
 log = logging.getLogger(__name__)
 
@@ -129,10 +129,10 @@ class ReadAhead:
         """The batch's own process, forked now: holding the importer's index, if given,
         with a watch opened on it at the same moment."""
         global _IDENTIFYING
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
         if identify_on is None:
-            return pool
+            return forked_worker()
         index, policy = identify_on()
+        pool = forked_worker()
         _IDENTIFYING = (index, policy)
         try:
             pool.submit(int).result()  # forked here, with the index as it stands
@@ -140,6 +140,9 @@ class ReadAhead:
             log.warning("no reading process: %r", error)
             pool.shutdown(wait=False, cancel_futures=True)
             return None
+        except BaseException:  # interrupted: no process left behind
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
         finally:
             _IDENTIFYING = None
         self._forked_with = (index, index.watching())
@@ -183,9 +186,14 @@ class ReadAhead:
         """A watch of what ``index`` took in since the process was forked with it, for a
         file identified there; None if the process holds another index (the importer's
         was dropped and loaded again meanwhile), whose decisions are then not taken."""
-        if self._forked_with is None or self._forked_with[0] is not index:
+        if self._forked_with is None:
             return None
-        return index.watching_since(self._forked_with[1])
+        forked, since = self._forked_with
+        if forked is not index:  # nor any later: the old index is let go
+            forked.unwatch(since)
+            self._forked_with = None
+            return None
+        return index.watching_since(since)
 
     def close(self) -> None:
         """Readings not taken are dropped, and the batch's own process ends."""
@@ -230,7 +238,7 @@ def reader_kept() -> Iterator[None]:
     if _KEPT is not None or forking_cores() < 2:
         yield
         return
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=fork_context())
+    pool = forked_worker()
     try:
         pool.submit(int).result()  # forked now, not at the first batch
         _KEPT = pool
