@@ -36,7 +36,9 @@ def forked_worker() -> ProcessPoolExecutor:
     """One forked worker process (after ``forking_cores``), which ends with this process:
     a worker left behind by an importer killed outright would hold what it inherited,
     the importer's database connection among them (on PostgreSQL, the killed importer's
-    session, its transaction and its locks would then stay open)."""
+    session, its transaction and its locks would then stay open). Linux signals it when
+    the thread that forked it ends: fork from the thread that uses it, as importers do (a
+    worker that ends early is a broken pool, and its callers read in their own process)."""
     return ProcessPoolExecutor(
         max_workers=1,
         mp_context=fork_context(),

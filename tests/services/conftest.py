@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from ecfgrading.services.results import identifying
 from ecfgrading.services.results.ingest import ResultsImporter
 
 
@@ -22,3 +23,18 @@ def identifications(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ResultsImp
 
     monkeypatch.setattr(ResultsImporter, "_identify", counted)
     yield calls
+
+
+@pytest.fixture
+def identified_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The players identified in this process, by name, once per time (a forked reading
+    process's are its own)."""
+    here: list[str] = []
+    original = identifying.identify
+
+    def counted(entry: Any, *args: Any) -> Any:
+        here.append(entry.written)
+        return original(entry, *args)
+
+    monkeypatch.setattr(identifying, "identify", counted)
+    return here

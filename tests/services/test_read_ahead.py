@@ -23,7 +23,7 @@ import pytest
 from ecfgrading import workers
 from ecfgrading.matching.identify import Received
 from ecfgrading.registry.models import Game, Player, Submission
-from ecfgrading.services.results import identifying, ingest, reading
+from ecfgrading.services.results import ingest, reading
 from ecfgrading.services.results.ingest import import_files
 from ecfgrading.services.results.reading import ReadAhead, read_file
 from ecfgrading.workers import forking_cores
@@ -80,20 +80,6 @@ def test_a_batch_read_ahead_imports_as_if_each_file_were_read_here(
     assert Player.objects.exclude(surname="Bloggs").count() == 9  # each newcomer once
     rejected = Submission.objects.get(filename="bad.txt")
     assert rejected.status == Submission.Status.REJECTED and bytes(rejected.raw) == BAD
-
-
-@pytest.fixture
-def identified_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The players identified in this process, by name (a forked process's are its own)."""
-    here: list[str] = []
-    original = identifying.identify
-
-    def counted(entry: Any, *args: Any) -> Any:
-        here.append(entry.written)
-        return original(entry, *args)
-
-    monkeypatch.setattr(identifying, "identify", counted)
-    return here
 
 
 @pytest.mark.django_db

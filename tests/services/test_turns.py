@@ -33,7 +33,7 @@ from ecfgrading.registry.models import (
 from ecfgrading.services.changes import current_mark
 from ecfgrading.services.locks import Busy, Turn
 from ecfgrading.services.locks import _file_turn as file_turn
-from ecfgrading.services.results import identifying, ingest
+from ecfgrading.services.results import ingest
 from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, import_files
 from tests.services.results_text import results_file
 from tests.services.test_import_state import BLOGGS, a_file, game, importer, newcomer
@@ -58,24 +58,16 @@ def test_a_newcomer_of_two_files_in_one_turn_is_created_once(
 
 @pytest.mark.django_db
 def test_identified_again_only_the_players_what_was_written_concerns(
-    monkeypatch: pytest.MonkeyPatch,
+    identified_here: list[str],
 ) -> None:
     """b's Ned is concerned by the Ned a created; b's Bloggs, linked by his code, is
     not: of b's two players only Ned is identified again."""
     Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
     ned = newcomer(2, "Newman, Ned", "01/02/2003")
-    asked: list[str] = []
-    original = identifying.identify
-
-    def counted(entry: Any, *args: Any) -> Any:
-        asked.append(entry.written)
-        return original(entry, *args)
-
-    monkeypatch.setattr(identifying, "identify", counted)
     files = [("a.txt", a_file("AA00001", BLOGGS, ned)), ("b.txt", a_file("BB00002", BLOGGS, ned))]
     assert all(result.accepted for result in import_files(files))
     # a's two, b's two before a was written, and b's Ned again.
-    assert sorted(asked) == ["Bloggs, Joe"] * 2 + ["Newman, Ned"] * 3
+    assert sorted(identified_here) == ["Bloggs, Joe"] * 2 + ["Newman, Ned"] * 3
     assert Player.objects.filter(surname="Newman").count() == 1
 
 
