@@ -237,7 +237,7 @@ class IndexChanges:
 
     def __init__(self, log: ChangeLog, start: tuple[int, int] | None = None) -> None:
         self._log = log
-        self._from = start or (len(log.surnames), len(log.codes))
+        self._from = start if start is not None else (len(log.surnames), len(log.codes))
         self._to: tuple[int, int] | None = None  # where the log stood when closed
         self._sets: tuple[set[str], set[int]] | None = None
 

@@ -64,6 +64,7 @@ from ecfgrading.services.results.identifying import Identification, identify_pla
 from ecfgrading.services.results.import_report import ImportReport, Written
 from ecfgrading.services.results.reading import (
     FileRead,
+    IdentifyOn,
     ReadAhead,
     read_file,
     received_of,
@@ -373,7 +374,7 @@ class ResultsImporter:
             return _Ready(submission, read)
         if not caught_up:
             self.view.catch_up()
-        since = ahead.changes_since_forked(self.index) if found and ahead else None
+        since = None if found is None or ahead is None else ahead.changes_since_forked(self.index)
         if found is not None and since is not None:  # identified ahead: checked when written
             identified = _Identified(
                 found.received, found.decisions, found.problems, self.index, self.policy
@@ -748,7 +749,7 @@ def import_files(
 
 def _identify_on(
     importer: ResultsImporter, batch: list[tuple[str, bytes]], done_before: dict[str, Submission]
-) -> Callable[[], tuple[RecordIndex, MatchPolicy]] | None:
+) -> IdentifyOn | None:
     """What a batch's reading process identifies on; None when every file was accepted
     before (a batch run again once done): no index loaded, no large process forked."""
     done = sum(1 for s in done_before.values() if s.status != Submission.Status.RECEIVED)
