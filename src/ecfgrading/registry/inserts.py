@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
-from ecfgrading.registry.bulk import IN_CHUNK, shaped
+from ecfgrading.registry.bulk import IN_CHUNK, current, shaped
 
 M = TypeVar("M", bound=models.Model)
 
@@ -26,12 +27,13 @@ def insert_instances(objs: Sequence[M]) -> Sequence[M]:
     The ids come back in the order of the rows, as Django's own bulk_create takes them."""
     if not objs:
         return objs
-    fields = _fields(type(objs[0]))
-    rows = [tuple(_value(field, plain, obj) for field, plain in fields) for obj in objs]
+    db = current()  # once, not once a value: each use of django.db.connection looks it up
+    fields = _fields(type(objs[0]), db)
+    rows = [tuple(_value(field, plain, obj, db) for field, plain in fields) for obj in objs]
     ids = insert_returning(type(objs[0]), tuple(field.column for field, _ in fields), rows)
     for obj, pk in zip(objs, ids, strict=True):
         obj.pk = pk
-        obj._state.adding, obj._state.db = False, connection.alias
+        obj._state.adding, obj._state.db = False, db.alias
     return objs
 
 
@@ -44,28 +46,41 @@ def insert_returning(
     noted players or new memberships are then no model instance each."""
     if any(len(row) != len(columns) for row in rows):  # flattened, it would shift
         raise ValueError(f"expected rows of {len(columns)} values, got {set(map(len, rows))}")
+    db = current()
     meta = model._meta
-    quote = connection.ops.quote_name
+    quote = db.ops.quote_name
     one = "(" + ", ".join(["%s"] * len(columns)) + ")"
     head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(map(quote, columns))}) VALUES "
     tail = f" RETURNING {quote(meta.pk.column)}"
     per = max(1, IN_CHUNK // max(1, len(columns)))
     ids: list[int] = []
-    with connection.cursor() as cursor:
-        for start, size in _statements(len(rows), per):
+    sqlite = db.vendor == "sqlite"
+    with db.cursor() as cursor:
+        for start, size in _statements(len(rows), per, db.vendor):
             values = [value for row in rows[start : start + size] for value in row]
+            if size == 1 and sqlite:  # the row's id without RETURNING's cost (_ALONE)
+                cursor.execute(head + one, values)
+                ids.append(cursor.lastrowid)
+                continue
             cursor.execute(head + ", ".join([one] * size) + tail, values)
             ids += [pk for (pk,) in cursor.fetchall()]
     return ids
 
 
-def _statements(count: int, most: int) -> Iterator[tuple[int, int]]:
+# _ALONE: SQLite runs an INSERT ... RETURNING by writing what it returns to a table of
+# its own first, which doubled the cost of inserting one small row (33 against 16.5 us,
+# an audit entry, measured); the id of a row inserted alone is the connection's last
+# row id, which ``sqlite3`` gives for nothing. Most of an import's inserts are of one
+# row (a file's event, audit entry, submission; issue 25).
+
+
+def _statements(count: int, most: int, vendor: str) -> Iterator[tuple[int, int]]:
     """(start, size) of the statements writing ``count`` rows, ``most`` at most each. On
     SQLite a few shapes, kept compiled (``shaped``); PostgreSQL keeps no statement
     compiled here (Django binds on the client), and each statement more is a round trip:
     a season's import sent 3,713 statements noting changed players where 1,530 files
     needed at most one each (issue 25)."""
-    if connection.vendor == "sqlite":
+    if vendor == "sqlite":
         yield from shaped(count, most=most)
         return
     for start in range(0, count, most):
@@ -105,15 +120,15 @@ _Columns = tuple[tuple[models.Field[Any, Any], frozenset[type]], ...]
 _COLUMNS: dict[tuple[str, type[models.Model]], _Columns] = {}
 
 
-def _fields(model: type[models.Model]) -> _Columns:
+def _fields(model: type[models.Model], db: BaseDatabaseWrapper) -> _Columns:
     """The model's columns but its id, each with the types of value stored as they are
-    on this connection's database."""
-    key = (connection.vendor, model)
+    on ``db``."""
+    key = (db.vendor, model)
     found = _COLUMNS.get(key)
     if found is None:
         as_is = (
             _STORED_AS_IS
-            if connection.vendor == "postgresql"
+            if db.vendor == "postgresql"
             else {
                 **_STORED_AS_IS,
                 **_NUMBERS_AS_IS,
@@ -127,9 +142,14 @@ def _fields(model: type[models.Model]) -> _Columns:
     return found
 
 
-def _value(field: models.Field[Any, Any], plain: frozenset[type], obj: models.Model) -> Any:
+def _value(
+    field: models.Field[Any, Any],
+    plain: frozenset[type],
+    obj: models.Model,
+    db: BaseDatabaseWrapper,
+) -> Any:
     if plain:
         value = getattr(obj, field.attname)
         if type(value) in plain:
             return value
-    return field.get_db_prep_save(field.pre_save(obj, True), connection)
+    return field.get_db_prep_save(field.pre_save(obj, True), db)
