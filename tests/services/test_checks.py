@@ -632,11 +632,13 @@ def test_the_event_on_record_is_read_by_one_statement_its_rate_and_highest_index
     assert details.time_control is not None
     with CaptureQueriesContext(connection) as queries:
         found = event_on_record(details)
-    assert (found.rate, found.highest_index) == ("standard", 4)
+    assert (found.rate, found.highest_index, found.known) == ("standard", 4, True)
     assert len(queries.captured_queries) == 1
     unknown = read(results_file([BLOGGS, SMITH], TWO_GAMES, code="ZZ99999")).event
-    assert event_on_record(unknown) == EventOnRecord(None, None)
+    assert event_on_record(unknown) == EventOnRecord(None, None, asked=True)
+    assert event_on_record(unknown).known is False  # asked, and no such event
     with CaptureQueriesContext(connection) as queries:  # nothing to hold against them
         none = replace(details, time_control=None, submission_index=None)
         assert event_on_record(none) == EventOnRecord(None, None)
+        assert event_on_record(none).known is None  # not asked: the writer looks
     assert not queries.captured_queries

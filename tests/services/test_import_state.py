@@ -15,6 +15,7 @@ from ecfgrading.registry.models import (
     AuditLog,
     Club,
     ClubMembership,
+    Event,
     Game,
     PendingIdentification,
     Player,
@@ -218,6 +219,30 @@ def test_a_file_into_a_warm_view_reads_the_mark_twice_and_no_status_apart() -> N
     assert not [q for q in sql if q.startswith("SELECT") and by_id in q]
     settled = [q for q in sql if q.startswith('UPDATE "registry_submission"') and "accepted" in q]
     assert len(settled) == 1 and "received" in settled[0]
+
+
+def _event_reads(sql: list[str]) -> list[str]:
+    """The statements that read the events table (the checks' and the writer's)."""
+    return [q for q in sql if q.startswith("SELECT") and 'FROM "registry_event"' in q]
+
+
+def test_a_new_events_file_looks_for_its_event_once_and_one_on_record_is_updated() -> None:
+    """The checks ask the records for the file's event under the lock; when it is not
+    there, the writer creates it without looking again (a season's 1,500 new events).
+    A file of an event on record is still read whole by the writer and updates it."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    warm = importer()
+    with CaptureQueriesContext(connection) as new:
+        assert warm.import_file(a_file("AA00001", BLOGGS, newcomer(2, "Newman, Ned")), "a").accepted
+    assert len(_event_reads([q["sql"] for q in new.captured_queries])) == 1
+    players = [BLOGGS, newcomer(2, "Newman, Ned"), newcomer(3, "Old, Olga")]
+    again = results_file(players, [game(1, 2), game(1, 3)], code="AA00001", index=2)
+    with CaptureQueriesContext(connection) as known:
+        result = warm.import_file(again, "b")
+    assert result.accepted, result.report.errors
+    assert len(_event_reads([q["sql"] for q in known.captured_queries])) == 2
+    assert Event.objects.filter(code="AA00001").count() == 1
+    assert Submission.objects.filter(event_code="AA00001", status="superseded").count() == 1
 
 
 def test_a_file_done_elsewhere_meanwhile_leaves_nothing_of_the_late_import() -> None:

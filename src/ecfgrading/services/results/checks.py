@@ -185,6 +185,12 @@ class EventOnRecord:
 
     rate: str | None = None
     highest_index: int | None = None
+    asked: bool = False  # whether the records were asked: if so, a rate of None says no event
+
+    @property
+    def known(self) -> bool | None:
+        """Whether the event is on record; None when the records were not asked."""
+        return self.rate is not None if self.asked else None
 
 
 def event_on_record(event: EventDetails) -> EventOnRecord:
@@ -210,7 +216,9 @@ def event_on_record(event: EventDetails) -> EventOnRecord:
         cursor.execute(sql, [code, code, *map(str, done)])
         registered, last = cursor.fetchone()
     return EventOnRecord(
-        None if registered is None else str(registered), None if last is None else int(last)
+        None if registered is None else str(registered),
+        None if last is None else int(last),
+        asked=True,
     )
 
 
@@ -258,13 +266,12 @@ def resent_problems(results: ResultsFile, linked: Mapping[int, int]) -> list[Pro
     """
     if _graded_rate(results.event) is None:
         return []
-    wanted = file_fingerprints(results, linked)
+    holdings = held_elsewhere(file_fingerprints(results, linked), results.event.code)
+    if not holdings:
+        return []  # nearly every file: its graded games not counted for nothing
     total = sum(1 for _, game in results.games() if game.score.graded)
     line = _event_code_line(results)
-    return [
-        already_received(line, holding, total)
-        for holding in held_elsewhere(wanted, results.event.code)
-    ]
+    return [already_received(line, holding, total) for holding in holdings]
 
 
 def already_received(line: int, holding: Holding, total: int) -> Problem:

@@ -487,6 +487,7 @@ class ResultsImporter:
             read.details,
             candidates=_candidate_names(decisions, identified.index),
             supersedes=earlier,
+            event_known=on_record.known,
         )
 
     def _identify(

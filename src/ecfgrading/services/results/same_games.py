@@ -15,11 +15,13 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 
 from django.db import connection, models
 
+from ecfgrading.engine.types import ResultCode
 from ecfgrading.formats.results_model import ResultsFile
-from ecfgrading.registry.bulk import IN_CHUNK, padded
+from ecfgrading.registry.bulk import IN_CHUNK, current, padded
 from ecfgrading.registry.models import Game, Submission
 from ecfgrading.services.results.write import event_dates, games_asked
 
@@ -56,13 +58,26 @@ def file_fingerprints(results: ResultsFile, linked: Mapping[int, int]) -> Counte
     event = results.event
     last_day = event_dates(event)[1] if event.event_date or event.final_result_date else None
     found: Counter[Fingerprint] = Counter()
-    for _, game in results.games():
-        one, two = linked.get(game.pin1), linked.get(game.pin2)
-        day = game.game_date or last_day  # G3: undated, the event's last day
-        if one is None or two is None or day is None or not game.score.graded:
-            continue
-        found[fingerprint(one, two, day, game.round, game.score.text)] += 1
+    # A season's 200,000 games come through here: the result's text from each side
+    # looked up rather than asked of the code and turned round (issue 25).
+    sides, player = _SIDES, linked.get
+    for part in results.parts:
+        for game in part.games:
+            side = sides.get(game.score)
+            one, two = player(game.pin1), player(game.pin2)
+            day = game.game_date or last_day  # G3: undated, the event's last day
+            if side is None or one is None or two is None or day is None:
+                continue  # not graded, or a player not on record: no fingerprint
+            if two < one:
+                found[two, one, day, game.round, side[1]] += 1
+            else:
+                found[one, two, day, game.round, side[0]] += 1
     return found
+
+
+# A graded result's text from PIN1's side and from PIN2's ('fingerprint'); ungraded
+# results (G1) have none.
+_SIDES = {code: (code.text, code.text[::-1]) for code in ResultCode if code.graded}
 
 
 def held_elsewhere(wanted: Counter[Fingerprint], event_code: str) -> list[Holding]:
@@ -98,16 +113,14 @@ def _held(
     every accepted file of an event other than ``event_code``."""
     if not wanted:
         return {}, {}
-    games_asked((one, two) for one, two, *_ in wanted)  # a game of this turn's files
-    rows = _games_between(
-        {one for one, *_ in wanted} | {two for _, two, *_ in wanted},
-        min(day for *_, day, _, _ in wanted),
-        max(day for *_, day, _, _ in wanted),
-    )
+    ones, twos, days, _, _ = zip(*wanted, strict=True)  # columns, for C to go through
+    games_asked(zip(ones, twos, strict=True))  # a game of this turn's files
+    rows = _games_between(set(ones).union(twos), min(days), max(days))
     held: dict[int, Counter[Fingerprint]] = defaultdict(Counter)
     about: dict[int, _About] = {}
+    accepted = Submission.Status.ACCEPTED
     for one, two, day, round_, result, graded, sid, status, code, index, event_id in rows:
-        if graded and status == Submission.Status.ACCEPTED and code != event_code:
+        if graded and status == accepted and code != event_code:
             held[sid][fingerprint(one, two, day, round_, result)] += 1
             about[sid] = (event_id, code, index)
     return held, about
@@ -184,13 +197,13 @@ def _games_between(players: set[int], first: date, last: date) -> list[_Row]:
     building it through the ORM costs more than the database takes."""
     ids = sorted(players)
     others = padded(ids)  # the second side: each chunk of the first asks for all
-    marks = ", ".join(["%s"] * len(others))
+    db = current()
+    when = [db.ops.adapt_datefield_value(day) for day in (first, last)]
     rows: list[_Row] = []
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         for start in range(0, len(ids), IN_CHUNK):
             chunk = padded(ids[start : start + IN_CHUNK])
-            sql = _between_sql(", ".join(["%s"] * len(chunk)), marks)
-            when = [connection.ops.adapt_datefield_value(day) for day in (first, last)]
+            sql = _between_sql(db.vendor, len(chunk), len(others))
             cursor.execute(sql, [*chunk, *others, True, *when])
             rows += [_typed(row) for row in cursor.fetchall()]
     return rows
@@ -232,8 +245,12 @@ def _typed(row: tuple) -> _Row:  # type: ignore[type-arg]
     return (row[0], row[1], day, row[3], row[4], bool(row[5]), *row[6:])
 
 
-def _between_sql(first_side: str, second_side: str) -> str:
+@cache
+def _between_sql(vendor: str, first: int, second: int) -> str:
+    """The statement for ``first`` players of one side and ``second`` of the other (a few
+    padded counts, made once each: a season checks 1,500 files)."""
     quote = connection.ops.quote_name
+    first_side, second_side = (", ".join(["%s"] * count) for count in (first, second))
 
     def column(model: type[models.Model], alias: str, name: str) -> str:
         field = model._meta.get_field(name)

@@ -94,7 +94,9 @@ class RegistryView:
             code, name = names.get(club, ("", ""))
             known = records.get(player_id) or index.record(player_id)
             if known is not None:
-                records[player_id] = _joined(known, code, name)
+                joined = _joined(known, code, name)
+                if joined is not known:  # most pairs: a club the player has, nothing to do
+                    records[player_id] = joined
         for player_id, record in records.items():
             # By value: the index holds its own copy of a record it was given (with its
             # club sets shared, matching.identify), the same player as he stands.

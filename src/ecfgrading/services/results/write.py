@@ -65,6 +65,9 @@ class Plan:
     candidates: Mapping[int, tuple[str, str]] = field(default_factory=dict)
     # False when the plan found no accepted submission of the event to supersede.
     supersedes: bool = True
+    # Whether the plan found the event on record (None: not asked). A season's 1,500 new
+    # events are then not looked for twice under the same lock (issue 25).
+    event_known: bool | None = None
 
 
 _PART = {PartKind.MATCH: "match", PartKind.SECTION: "section", PartKind.OTHER: "other"}
@@ -100,7 +103,7 @@ def write_plan(
     """
     results = plan.results
     assert results is not None  # only files that read are written
-    event, before = upsert_event(results)
+    event, before = upsert_event(results, plan.event_known)
     superseded = supersede(event.code) if plan.supersedes else 0
     clubs = clubs_of(results.players, cache)
     placed = place_players(plan, clubs, cache)
@@ -169,13 +172,15 @@ def _highest(placed: _Placed, clubs: dict[int, int], noted: _Noted) -> Mark | No
 # --- the event ---------------------------------------------------------------------------
 
 
-def upsert_event(results: ResultsFile) -> tuple[Event, dict[str, Any]]:
+def upsert_event(results: ResultsFile, known: bool | None = None) -> tuple[Event, dict[str, Any]]:
     """The file's event, created or brought up to date, and its row as it was before
-    (empty for a new event), for the audit entry."""
+    (empty for a new event), for the audit entry. ``known`` False: the caller found no
+    such event on record, under the lock it still holds (None: look)."""
     details = results.event
     control = details.time_control or TimeControl()
     assessed = rate_of_play(control)
-    event = _event_on_record(details.code) or Event(code=details.code)
+    found = _event_on_record(details.code) if known is not False else None
+    event = found or Event(code=details.code)
     before = snapshot(event, EVENT_FIELDS) if event.pk else {}
     if not event.pk:
         event.kind = _guess_kind(results)
