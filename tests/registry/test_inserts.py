@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, models
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -113,16 +113,58 @@ def test_values_taken_as_they_are_are_those_the_orm_would_prepare() -> None:
     ]
     taken_as_is = 0
     for obj in samples:
-        for field, plain in _fields(type(obj), current()):
+        for column in _fields(type(obj), current()):
+            field, plain, _ = column
             if not plain:
                 continue  # the field's own methods, as the ORM calls them
-            ours = _value(field, plain, obj, current())
+            ours = _value(column, obj, current())
             orm = field.get_db_prep_save(field.pre_save(obj, True), connection)
             assert (type(ours), ours) == (type(orm), orm), (type(obj).__name__, field.name)
             taken_as_is += type(getattr(obj, field.attname)) in plain
     # The plain path was taken, not only the ORM's: text and flags on both databases,
     # numbers and ids too on SQLite (on PostgreSQL Django wraps them in psycopg's types).
     assert taken_as_is >= (20 if connection.vendor == "sqlite" else 12)
+
+
+def test_days_and_times_made_text_plainly_are_the_backends_own() -> None:
+    """On SQLite insert_instances makes a date's text and a UTC time's text itself (issue
+    25): each is what the field's own preparation gives, whether set by the caller, by a
+    default or at the insert (``auto_now``); a time in another zone, or naive, goes
+    through the field as before. On PostgreSQL every such value goes through the field."""
+    import warnings
+    import zoneinfo
+    from datetime import UTC, datetime
+
+    from ecfgrading.registry.bulk import current
+    from ecfgrading.registry.inserts import _ASK_THE_FIELD, _fields, _value
+
+    london = datetime(2013, 7, 1, 12, 30, 5, 250, tzinfo=zoneinfo.ZoneInfo("Europe/London"))
+    samples = [
+        Player(code=1, surname="Born", date_of_birth=date(1970, 4, 3)),  # created/updated now
+        Player(code=2, surname="Unborn"),
+        AuditLog(action="a", at=london),  # British summer time: an hour from UTC
+        AuditLog(action="b"),  # its default, now in UTC
+        AuditLog(action="c", at=datetime(2013, 1, 2, 3, 4, 5, tzinfo=UTC)),
+    ]
+    made_here = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a naive time, had one been given
+        for obj in samples:
+            for column in _fields(type(obj), current()):
+                field, _, text = column
+                if not isinstance(field, models.DateField):  # and its DateTimeField
+                    continue  # the test above
+                ours = _value(column, obj, current())
+                # What the insert stored is the attribute now (``auto_now`` set it).
+                orm = field.get_db_prep_save(getattr(obj, field.attname), connection)
+                assert (type(ours), ours) == (type(orm), orm), (type(obj).__name__, field.name)
+                stored = getattr(obj, field.attname)
+                made_here += (
+                    text is not None and stored is not None and (text(stored) is not _ASK_THE_FIELD)
+                )
+    # A date of birth, the players' four creation and change times, two audit times in
+    # UTC (not the one in London's summer time).
+    assert made_here == (1 + 4 + 2 if connection.vendor == "sqlite" else 0)
 
 
 def test_rows_left_over_come_back_in_order_through_statements_of_a_few_sizes() -> None:
