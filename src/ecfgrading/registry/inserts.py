@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from django.db import models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.fields import AutoFieldMixin
 
 from ecfgrading.registry.bulk import IN_CHUNK, current, shaped
 
@@ -55,11 +56,12 @@ def insert_returning(
     tail = f" RETURNING {quote(meta.pk.column)}"
     per = max(1, IN_CHUNK // max(1, len(columns)))
     ids: list[int] = []
-    sqlite = db.vendor == "sqlite"
+    # The last row id is the id only where the id is SQLite's row id (an automatic id).
+    alone = db.vendor == "sqlite" and isinstance(meta.pk, AutoFieldMixin)
     with db.cursor() as cursor:
         for start, size in _statements(len(rows), per, db.vendor):
             values = [value for row in rows[start : start + size] for value in row]
-            if size == 1 and sqlite:  # the row's id without RETURNING's cost (_ALONE)
+            if size == 1 and alone:  # the row's id without RETURNING's cost (_ALONE)
                 cursor.execute(head + one, values)
                 ids.append(cursor.lastrowid)
                 continue
