@@ -141,10 +141,7 @@ def update_rows(
     cannot put in one array (int and float, an enum) is sent a statement a row.
     """
     db = current()
-    quote = db.ops.quote_name
-    table = quote(model._meta.db_table)
-    settings = ", ".join(f"{quote(column)} = %s" for column in columns)
-    each = f"UPDATE {table} SET {settings} WHERE {quote('id')} = %s"
+    each = _update_sql(model, columns)
     if db.vendor != "postgresql":
         _run_batches(each, rows, db)
         return
@@ -157,6 +154,21 @@ def update_rows(
                 cursor.execute(together.sql, arrays)
             else:
                 cursor.executemany(each, chunk)
+
+
+_UPDATES: dict[tuple[type[models.Model], tuple[str, ...]], str] = {}
+
+
+def _update_sql(model: type[models.Model], columns: tuple[str, ...]) -> str:
+    """``UPDATE table SET column = %s, ... WHERE id = %s``, made once for each table and
+    columns (an import updates a few a file)."""
+    found = _UPDATES.get((model, columns))
+    if found is None:
+        quote = current().ops.quote_name
+        settings = ", ".join(f"{quote(column)} = %s" for column in columns)
+        found = f"UPDATE {quote(model._meta.db_table)} SET {settings} WHERE {quote('id')} = %s"
+        _UPDATES[(model, columns)] = found
+    return found
 
 
 class _UnnestUpdate:

@@ -49,15 +49,11 @@ def insert_returning(
     if any(len(row) != len(columns) for row in rows):  # flattened, it would shift
         raise ValueError(f"expected rows of {len(columns)} values, got {set(map(len, rows))}")
     db = current()
-    meta = model._meta
-    quote = db.ops.quote_name
-    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(map(quote, columns))}) VALUES "
-    tail = f" RETURNING {quote(meta.pk.column)}"
+    head, one, tail = _insert_sql(db.vendor, model, columns)
     per = max(1, IN_CHUNK // max(1, len(columns)))
     ids: list[int] = []
     # The last row id is the id only where the id is SQLite's row id (an automatic id).
-    alone = db.vendor == "sqlite" and isinstance(meta.pk, AutoFieldMixin)
+    alone = db.vendor == "sqlite" and isinstance(model._meta.pk, AutoFieldMixin)
     with db.cursor() as cursor:
         for start, size in _statements(len(rows), per, db.vendor):
             values = [value for row in rows[start : start + size] for value in row]
@@ -75,6 +71,25 @@ def insert_returning(
 # an audit entry, measured); the id of a row inserted alone is the connection's last
 # row id, which ``sqlite3`` gives for nothing. Most of an import's inserts are of one
 # row (a file's event, audit entry, submission; issue 25).
+
+
+_SQL: dict[tuple[str, type[models.Model], tuple[str, ...]], tuple[str, str, str]] = {}
+
+
+def _insert_sql(
+    vendor: str, model: type[models.Model], columns: tuple[str, ...]
+) -> tuple[str, str, str]:
+    """``INSERT INTO table (columns) VALUES ``, one row's ``(%s, ...)`` and `` RETURNING
+    id``: made once for each table and columns of ``vendor`` (10,000 calls a season)."""
+    key = (vendor, model, columns)
+    found = _SQL.get(key)
+    if found is None:
+        quote = current().ops.quote_name
+        meta = model._meta
+        one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(map(quote, columns))}) VALUES "
+        found = _SQL[key] = (head, one, f" RETURNING {quote(meta.pk.column)}")
+    return found
 
 
 def _statements(count: int, most: int, vendor: str) -> Iterator[tuple[int, int]]:

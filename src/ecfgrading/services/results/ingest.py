@@ -641,7 +641,7 @@ def _games_written(item: _Ready | ImportResult, result: ImportResult) -> int:
     if not isinstance(item, _Ready) or not result.accepted or result.already:
         return 0
     assert item.read.results is not None  # accepted files read
-    return sum(1 for _ in item.read.results.games())
+    return sum(len(part.games) for part in item.read.results.parts)
 
 
 def _not_imported(submission: Submission) -> str:

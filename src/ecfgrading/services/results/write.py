@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ecfgrading.engine.periods import season_of
 from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControl, rate_of_play
-from ecfgrading.engine.types import NotGraded, Rate
+from ecfgrading.engine.types import NotGraded, Rate, ResultCode
 from ecfgrading.formats.results_model import (
     Colour,
     EventDetails,
@@ -73,6 +73,8 @@ class Plan:
 _PART = {PartKind.MATCH: "match", PartKind.SECTION: "section", PartKind.OTHER: "other"}
 _KIND = {PartKind.MATCH: Event.Kind.LEAGUE, PartKind.SECTION: Event.Kind.CONGRESS}
 _COLOUR = {Colour.WHITE: "W", Colour.BLACK: "B", None: ""}
+_RESULT_TEXT = {code: code.text for code in ResultCode}  # as stored: '10', '55', '1d'...
+_GRADED = frozenset(code for code in ResultCode if code.graded)  # G1
 # Free text the writer cuts to its column (checks warn of it first: 'cut-short').
 _PART_NAME, _COMMENT = width(Game, "part_name"), width(Game, "comment")
 _CASE_NAME, _CASE_CODE = (
@@ -425,47 +427,50 @@ def write_games(
 ) -> list[GameRow]:
     """Every game of the file, a row each, in one loop without a call a game: a season's
     200,000 games come through here (issue 25)."""
-    games = list(results.games())
-    sequence = reserve_game_sequence(len(games))
+    parts = results.parts
+    sequence = reserve_game_sequence(sum(len(part.games) for part in parts))
     waiting = {pin: row.id for pin, row in pending.items()}
     reason = str(event.not_graded_reason)  # G1, G2: the event's reason first
     default = NotGraded.DEFAULT.value  # then defaults
     event_id, submission_id, rate, last_day = event.id, submission.id, event.rate, event.end_date
     made = tuple.__new__  # a GameRow without its constructor's frame: 200,000 a season
+    texts, graded = _RESULT_TEXT, _GRADED  # looked up, not asked of each code's properties
     rows: list[GameRow] = []
-    part_of, kind, part_name = None, "", ""
-    for (part, game), number in zip(games, sequence, strict=True):
-        if part is not part_of:  # a part's games come together
-            part_of, kind, part_name = part, _PART[part.kind], part.name[:_PART_NAME]
-        score, day = game.score, game.game_date
-        not_graded = reason or ("" if score.graded else default)
-        rows.append(
-            made(
-                GameRow,
-                (
-                    event_id,
-                    submission_id,
-                    players.get(game.pin1),
-                    players.get(game.pin2),
-                    waiting.get(game.pin1),
-                    waiting.get(game.pin2),
-                    score.text,
-                    day or last_day,  # G3
-                    0 if day is None else 1,
-                    game.round,
-                    game.board,
-                    kind,
-                    part_name,
-                    _COLOUR[game.colour],
-                    rate,
-                    0 if not_graded else 1,
-                    not_graded,
-                    game.line,
-                    number,
-                    game.comment[:_COMMENT],
-                ),
+    number = sequence.start - 1
+    for part in parts:  # a part's games together: its kind and name taken once
+        kind, part_name = _PART[part.kind], part.name[:_PART_NAME]
+        for game in part.games:
+            score, day = game.score, game.game_date
+            not_graded = reason or ("" if score in graded else default)
+            number += 1
+            rows.append(
+                made(
+                    GameRow,
+                    (
+                        event_id,
+                        submission_id,
+                        players.get(game.pin1),
+                        players.get(game.pin2),
+                        waiting.get(game.pin1),
+                        waiting.get(game.pin2),
+                        texts[score],
+                        day or last_day,  # G3
+                        0 if day is None else 1,
+                        game.round,
+                        game.board,
+                        kind,
+                        part_name,
+                        _COLOUR[game.colour],
+                        rate,
+                        0 if not_graded else 1,
+                        not_graded,
+                        game.line,
+                        number,
+                        game.comment[:_COMMENT],
+                    ),
+                )
             )
-        )
+    assert number == sequence.stop - 1  # every number reserved given, in order
     together = _WAITING.get()
     if together is None:
         insert_rows(Game, GameRow._fields, rows)
