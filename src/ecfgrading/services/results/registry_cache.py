@@ -126,8 +126,17 @@ class RegistryCache:
         """``club`` for each (key, code, name, county), what it learns of clubs already on
         record written by one statement a column, not one a club."""
         self._learnt = {"code": {}, "county_id": {}}
+        # A file's players name a few clubs each many times: each way of naming one is
+        # looked up once (a second look finds what the first created or learnt).
+        seen: dict[tuple[str, str, str], int] = {}
         try:
-            found = {key: self.club(code, name, county) for key, code, name, county in wanted}
+            found = {}
+            for key, code, name, county in wanted:
+                named = (code, name, county)
+                pk = seen.get(named)
+                if pk is None:
+                    pk = seen[named] = self.club(code, name, county)
+                found[key] = pk
             learnt = self._learnt
         finally:
             self._learnt = None
@@ -191,11 +200,12 @@ class RegistryCache:
         Returns the players whose membership was widened in place, for the caller to
         note: other caches must reload it (new memberships are found by their ids).
         """
-        new = [pair for pair in pairs if pair not in self.memberships]
-        changed, widened = [], []
-        for pair in pairs - set(new):
-            known = self.memberships[pair]
-            if not known.first_season <= season <= known.last_season:
+        new, changed, widened = [], [], []
+        for pair in pairs:  # one pass, one look-up each: a season notes 80,000 pairs
+            known = self.memberships.get(pair)
+            if known is None:
+                new.append(pair)
+            elif not known.first_season <= season <= known.last_season:
                 self.memberships[pair] = seasons = known.covering(season)
                 changed.append(_SeasonsUpdate(seasons.first_season, seasons.last_season, known.id))
                 widened.append(pair[0])
