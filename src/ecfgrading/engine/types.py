@@ -51,12 +51,12 @@ class ResultCode(IntEnum):
 
     @property
     def text(self) -> str:
-        return _TEXT_BY_CODE[self]
+        return RESULT_TEXT[self]
 
     @property
     def graded(self) -> bool:
         """G1: defaults, byes and walkovers are recorded but never graded."""
-        return self in _GRADED  # a set: a season's import asks 500,000 times (issue 25)
+        return self in GRADED_RESULTS  # a set: a season's import asks 500,000 times (issue 25)
 
     @property
     def score1(self) -> float:
@@ -64,7 +64,9 @@ class ResultCode(IntEnum):
         return _SCORE1[self]
 
 
-_TEXT_BY_CODE = {
+# A results file's SCORE text of each code, and the codes graded (G1): looked up
+# directly where a season's games go by one at a time (the importer's rows, issue 25).
+RESULT_TEXT = {
     ResultCode.WIN: "10",
     ResultCode.LOSS: "01",
     ResultCode.DRAW: "55",
@@ -72,8 +74,8 @@ _TEXT_BY_CODE = {
     ResultCode.DEFAULT_LOSS: "d1",
     ResultCode.DOUBLE_DEFAULT: "dd",
 }
-_CODE_BY_TEXT = {text: code for code, text in _TEXT_BY_CODE.items()}
-_GRADED = frozenset({ResultCode.WIN, ResultCode.LOSS, ResultCode.DRAW})
+_CODE_BY_TEXT = {text: code for code, text in RESULT_TEXT.items()}
+GRADED_RESULTS = frozenset({ResultCode.WIN, ResultCode.LOSS, ResultCode.DRAW})
 _SCORE1 = {
     ResultCode.WIN: 1.0,
     ResultCode.LOSS: 0.0,

@@ -19,7 +19,7 @@ from functools import cache
 
 from django.db import connection, models
 
-from ecfgrading.engine.types import ResultCode
+from ecfgrading.engine.types import GRADED_RESULTS, RESULT_TEXT
 from ecfgrading.formats.results_model import ResultsFile
 from ecfgrading.registry.bulk import IN_CHUNK, current, padded
 from ecfgrading.registry.models import Game, Submission
@@ -77,7 +77,7 @@ def file_fingerprints(results: ResultsFile, linked: Mapping[int, int]) -> Counte
 
 # A graded result's text from PIN1's side and from PIN2's ('fingerprint'); ungraded
 # results (G1) have none.
-_SIDES = {code: (code.text, code.text[::-1]) for code in ResultCode if code.graded}
+_SIDES = {code: (RESULT_TEXT[code], RESULT_TEXT[code][::-1]) for code in GRADED_RESULTS}
 
 
 def held_elsewhere(wanted: Counter[Fingerprint], event_code: str) -> list[Holding]:

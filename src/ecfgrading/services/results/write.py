@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ecfgrading.engine.periods import season_of
 from ecfgrading.engine.rateplay import CONTROL_FIELDS, TimeControl, rate_of_play
-from ecfgrading.engine.types import NotGraded, Rate, ResultCode
+from ecfgrading.engine.types import GRADED_RESULTS, RESULT_TEXT, NotGraded, Rate
 from ecfgrading.formats.results_model import (
     Colour,
     EventDetails,
@@ -73,8 +73,6 @@ class Plan:
 _PART = {PartKind.MATCH: "match", PartKind.SECTION: "section", PartKind.OTHER: "other"}
 _KIND = {PartKind.MATCH: Event.Kind.LEAGUE, PartKind.SECTION: Event.Kind.CONGRESS}
 _COLOUR = {Colour.WHITE: "W", Colour.BLACK: "B", None: ""}
-_RESULT_TEXT = {code: code.text for code in ResultCode}  # as stored: '10', '55', '1d'...
-_GRADED = frozenset(code for code in ResultCode if code.graded)  # G1
 # Free text the writer cuts to its column (checks warn of it first: 'cut-short').
 _PART_NAME, _COMMENT = width(Game, "part_name"), width(Game, "comment")
 _CASE_NAME, _CASE_CODE = (
@@ -434,7 +432,7 @@ def write_games(
     default = NotGraded.DEFAULT.value  # then defaults
     event_id, submission_id, rate, last_day = event.id, submission.id, event.rate, event.end_date
     made = tuple.__new__  # a GameRow without its constructor's frame: 200,000 a season
-    texts, graded = _RESULT_TEXT, _GRADED  # looked up, not asked of each code's properties
+    texts, graded = RESULT_TEXT, GRADED_RESULTS  # looked up, not asked of each code
     rows: list[GameRow] = []
     number = sequence.start - 1
     for part in parts:  # a part's games together: its kind and name taken once
