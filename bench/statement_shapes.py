@@ -12,9 +12,9 @@ rows a power of two a statement and ``registry.bulk.padded`` pads an IN list to 
 of two: a few texts, kept compiled (issue 25). Both are called here as the import calls
 them.
 
-On a fresh SQLite file (WAL, 64 MB page cache) made with the registry's own tables and
-indexes (``migrate`` into a scratch ECFGRADING_HOME), for ``--files`` files of 1 to 48
-leftover game rows, and the same number of IN lists of 20 to 67 players:
+On a fresh SQLite file (WAL, the settings' 32 MB page cache) made with the registry's own
+tables and indexes (``migrate`` into a scratch ECFGRADING_HOME), for ``--files`` files of 1
+to 48 leftover game rows, and the same number of IN lists of 20 to 67 players:
 
 * **each text compiled**: a statement of the file's own count, compiled every time
   (``cached_statements=0``), as the import ran when the count's text had been evicted;
@@ -83,7 +83,7 @@ def registry_schema() -> list[str]:
 def fresh(directory: Path, schema: list[str], cached: int) -> sqlite3.Connection:
     path = directory / f"shapes-{time.monotonic_ns()}.sqlite3"
     db = sqlite3.connect(path, isolation_level=None, cached_statements=cached)
-    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "cache_size=-65536"):
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "cache_size=-32768"):
         db.execute(f"PRAGMA {pragma}")
     for sql in schema:
         db.execute(sql)
@@ -124,7 +124,7 @@ def _blank(name: str, kind: str) -> object:
 
 def opened(path: Path, cached: int) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, cached_statements=cached)
-    db.execute("PRAGMA cache_size=-65536")
+    db.execute("PRAGMA cache_size=-32768")
     return db
 
 

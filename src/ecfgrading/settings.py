@@ -112,12 +112,13 @@ def _database(url: str | None, home: Path) -> dict[str, Any]:
         config["ENGINE"] = _SQLITE_BACKEND
         config["OPTIONS"] = {
             # WAL lets the public site read while an import or a calculation writes. Set
-            # once per connection: a page cache of up to 64 MB (the default 2 MB rereads
-            # the games' indexes from the OS while a season is imported) and temporary
-            # sorts in memory. No mmap: it measured no faster than the page cache here.
+            # once per connection: a page cache of up to 32 MB (the default 2 MB rereads
+            # the games' indexes from the OS while a season is imported; 64 MB imported
+            # and served no faster and held the national demo's peak 44 MB higher, issue
+            # 25) and temporary sorts in memory. No mmap: it measured no faster here.
             "init_command": (
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;"
+                "PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;"
             ),
             # Take the write lock at BEGIN so two writers queue instead of failing with
             # "database is locked" when a read transaction upgrades to a write.
