@@ -14,12 +14,13 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
-from openpyxl import load_workbook
+from openpyxl import Workbook, load_workbook
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.types import Category, Rate
 from ecfgrading.formats import GradeListRow, RateGrade, parse_grade_list
 from ecfgrading.formats.gradelist import HEADER
+from ecfgrading.lookups import exports
 from ecfgrading.lookups.exports import ExportError, export_list
 from ecfgrading.lookups.versions import published
 from ecfgrading.registry.models import (
@@ -411,6 +412,51 @@ def test_a_published_spreadsheet_is_the_same_bytes_however_often_it_is_made(
     assert book.properties.created == datetime(2010, 7, 1)
     with zipfile.ZipFile(io.BytesIO(first)) as archive:
         assert {member.date_time for member in archive.infolist()} == {(2010, 7, 1, 0, 0, 0)}
+
+
+def test_the_spreadsheet_is_the_bytes_openpyxl_writes_for_the_same_rows(
+    lists: dict[str, Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: the list's rows are written without openpyxl's cell objects, and the file
+    is byte for byte the one openpyxl writes when it writes every row itself."""
+    fast = export_list("2010-07", fmt="xlsx")
+    monkeypatch.setattr(exports, "sheet_rows_xml", lambda rows, first: None)
+
+    assert export_list("2010-07", fmt="xlsx") == fast
+
+
+# Text as names and clubs may hold it: markup characters, spaces at either end, only
+# spaces, nothing, letters beyond ASCII; whole numbers up to and past 16 digits.
+AWKWARD_ROWS: list[list[str | int | None]] = [
+    ["A & B <Chess> Club", " Leading", "Trailing ", "   ", "", None, 0, -7],
+    ["Łukasz Ó Briain", "a\tb", "x\ny", None, None, "B", 12345678901234567, 10**17],
+]
+
+
+def test_rows_are_written_as_openpyxl_writes_them_for_awkward_text_and_numbers() -> None:
+    assert exports.sheet_rows_xml(AWKWARD_ROWS, first=2) == _openpyxl_rows(AWKWARD_ROWS)
+
+
+@pytest.mark.parametrize("value", ["=SUM(A1:A2)", "#N/A", "bell\x07", 1.5, True, date(2010, 7, 1)])
+def test_a_value_openpyxl_writes_otherwise_leaves_the_sheet_to_openpyxl(value: Any) -> None:
+    """A formula, an error code, a character a sheet cannot hold, or a value of another
+    type: the fast writer declines (the export then has openpyxl write every row)."""
+    assert exports.sheet_rows_xml([["Smith", value]], first=2) is None
+
+
+def _openpyxl_rows(rows: list[list[Any]]) -> bytes:
+    """The <row> elements from row 2 of a sheet openpyxl writes (write-only), row 1 blank."""
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("rows")
+    sheet.append(["header"])
+    for cells in rows:
+        sheet.append(cells)
+    out = io.BytesIO()
+    book.save(out)
+    with zipfile.ZipFile(out) as archive:
+        xml = archive.read("xl/worksheets/sheet1.xml")
+    start = xml.index(b'<row r="2">')
+    return xml[start : xml.rindex(b"</sheetData>")]
 
 
 def _stat_an_hour_on(stat: Any) -> Any:
