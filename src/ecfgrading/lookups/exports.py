@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -563,15 +563,17 @@ def _xlsx(
     sheet.freeze_panes = "A2"
     sheet.append([_bold(sheet, name) for name in (*HEADER, *LATEST_GAMES_HEADER)])
     values = [[*_sheet_cells(_list_row(row)), *_latest_games(row)] for row in rows]
-    body = sheet_rows_xml(values, first=2)
-    if body is None:  # a value openpyxl writes otherwise (never yet): it writes them all
+    spliced: dict[str, Iterable[bytes]] = {}
+    if all(map(_writable, values)):
+        member = f"xl/worksheets/sheet{book.worksheets.index(sheet) + 1}.xml"
+        spliced[member] = _rows_xml(values, first=2)  # made as the member is written
+    else:  # a value openpyxl writes otherwise (never yet): it writes every row
         for cells in values:
             sheet.append(cells)
     _about_sheet(book, target, versions, rule_sets)
     stamp = dt.datetime(target.year, target.month, 1)
     book.properties.created = book.properties.modified = stamp
     out = io.BytesIO()
-    spliced = {f"xl/worksheets/sheet{book.worksheets.index(sheet) + 1}.xml": body or b""}
     with _Dated(out, "w", ZIP_DEFLATED, allowZip64=True, stamp=stamp, spliced=spliced) as archive:
         ExcelWriter(book, archive).write_data()
     return ExportedFile(out.getvalue(), None)
@@ -582,26 +584,44 @@ def _xlsx(
 # 400,000 cells took it 3.8 of the spreadsheet's 4.4 s (issue 25). Only the values the
 # list's rows hold are written here (text, whole numbers, None for no cell); anything
 # else, or text openpyxl would read as a formula or an error code or refuse, leaves the
-# whole sheet to openpyxl (``sheet_rows_xml`` returns None).
+# whole sheet to openpyxl (``_writable``). Made a thousand rows at a time, as the zip
+# member takes them: all at once, the national list's 19 MB of text had tripled the
+# export's peak memory.
+_ROWS_A_CHUNK = 1000
+
+
 def sheet_rows_xml(rows: Sequence[Sequence[Cell]], first: int) -> bytes | None:
     """``rows``' ``<row>`` elements, numbered from ``first``, in UTF-8; None if a value
     is not one this writer writes as openpyxl does."""
-    parts: list[str] = []
-    add = parts.append
-    for number, cells in enumerate(rows, start=first):
-        add(f'<row r="{number}">')
-        for index, value in enumerate(cells, start=1):
-            if value is None:
-                continue
-            column = get_column_letter(index)
-            if type(value) is int:
-                add(f'<c r="{column}{number}" t="n"><v>{value:.16g}</v></c>')
-            elif type(value) is str and _plain_text(value):
-                add(_text_cell(f"{column}{number}", value))
-            else:
-                return None
-        add("</row>")
-    return "".join(parts).encode()
+    if not all(map(_writable, rows)):
+        return None
+    return b"".join(_rows_xml(rows, first))
+
+
+def _writable(cells: Sequence[Cell]) -> bool:
+    return all(
+        value is None or type(value) is int or (type(value) is str and _plain_text(value))
+        for value in cells
+    )
+
+
+def _rows_xml(rows: Sequence[Sequence[Cell]], first: int) -> Iterator[bytes]:
+    """The rows (every value ``_writable``) in chunks of ``_ROWS_A_CHUNK``."""
+    for start in range(0, len(rows), _ROWS_A_CHUNK):
+        parts: list[str] = []
+        add = parts.append
+        for number, cells in enumerate(rows[start : start + _ROWS_A_CHUNK], start=first + start):
+            add(f'<row r="{number}">')
+            for index, value in enumerate(cells, start=1):
+                if value is None:
+                    continue
+                at = f"{get_column_letter(index)}{number}"
+                if type(value) is int:
+                    add(f'<c r="{at}" t="n"><v>{value:.16g}</v></c>')
+                else:
+                    add(_text_cell(at, str(value)))
+            add("</row>")
+        yield "".join(parts).encode()
 
 
 def _plain_text(value: str) -> bool:
@@ -627,27 +647,31 @@ def _text_cell(at: str, value: str) -> str:
 class _Dated(ZipFile):
     """A zip archive whose every member bears one date, not the time it was written:
     a published version's spreadsheet is the same bytes however often it is made.
-    ``spliced``: rows written apart (``sheet_rows_xml``), put at the end of the rows of
-    the member so named."""
+    ``spliced``: rows written apart (``_rows_xml``), streamed into the member so named
+    at the end of its rows."""
 
     def __init__(
         self,
         *args: Any,
         stamp: dt.datetime,
-        spliced: Mapping[str, bytes] | None = None,
+        spliced: Mapping[str, Iterable[bytes]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self._stamp = stamp.timetuple()[:6]
         self._spliced = spliced or {}
 
+    def _dated(self, member: str | ZipInfo) -> ZipInfo:
+        if isinstance(member, ZipInfo):
+            return member
+        info = ZipInfo(member, date_time=self._stamp)
+        info.compress_type = self.compression
+        return info
+
     def writestr(  # type: ignore[override]
         self, member: str | ZipInfo, data: Any, *args: Any, **kwargs: Any
     ) -> None:
-        if not isinstance(member, ZipInfo):
-            member = ZipInfo(member, date_time=self._stamp)
-            member.compress_type = self.compression
-        super().writestr(member, data, *args, **kwargs)
+        super().writestr(self._dated(member), data, *args, **kwargs)
 
     def write(  # type: ignore[override]
         self, filename: Any, arcname: Any = None, *args: Any, **kwargs: Any
@@ -655,10 +679,19 @@ class _Dated(ZipFile):
         written = Path(filename)  # a worksheet streamed to a temporary file
         name = arcname or written.name
         data = written.read_bytes()
-        if body := self._spliced.get(name):
-            end = data.rindex(b"</sheetData>")
-            data = data[:end] + body + data[end:]
-        self.writestr(name, data)
+        body = self._spliced.get(name)
+        if body is None:
+            self.writestr(name, data)
+            return
+        # As writestr writes (ZipFile.open for writing), in pieces: the same bytes.
+        end = data.rindex(b"</sheetData>")
+        info = self._dated(name)
+        info.file_size = len(data)  # as writestr sets it; the pieces' total once closed
+        with self.open(info, mode="w") as member:
+            member.write(data[:end])
+            for chunk in body:
+                member.write(chunk)
+            member.write(data[end:])
 
 
 ABOUT_SHEET = "About"
