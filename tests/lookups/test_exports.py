@@ -510,6 +510,29 @@ def test_json_has_one_entry_per_published_player_and_rate(lists: dict[str, Playe
     assert all(list(e) == KEYS for e in entries)
 
 
+@pytest.mark.parametrize("chunk", [1, 2, 4])
+def test_json_encoded_in_chunks_is_one_entry_a_line_whatever_their_size(
+    lists: dict[str, Player], monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """Issue 25: the lines are encoded a chunk at a time; whatever the chunk, the file is
+    an array opened and closed on lines of their own, one entry a line between."""
+    monkeypatch.setattr(exports, "_LINES_A_CHUNK", chunk)
+    data = export_list("2010-07", fmt="json")
+
+    lines = data.decode("utf-8").split("\n")
+    assert lines[0] == "[" and lines[-2:] == ["]", ""]
+    entries = [json.loads(line.removesuffix(",")) for line in lines[1:-2]]
+    assert [(e["code"], e["rate"]) for e in entries] == [
+        ("261619B", "standard"),
+        ("261619B", "rapid"),
+        ("100001K", "rapid"),
+        ("233310H", "standard"),
+        ("233310H", "rapid"),
+    ]
+    assert all(line.endswith(",") for line in lines[1:-3]) and not lines[-3].endswith(",")
+    assert json.loads(data) == entries
+
+
 def test_a_json_entry_carries_the_grade_and_how_it_was_reached(lists: dict[str, Player]) -> None:
     entries = by_code_and_rate(export_list("2010-07", fmt="json"))
 

@@ -31,6 +31,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
@@ -763,9 +764,19 @@ def _json(
     One entry a line: readable and diffable, and each line goes through the C encoder
     (an ``indent`` would not).
     """
-    lines = [_json_line(_json_entry(target, row, grade)) for row, grade in _each_grade(rows)]
-    text = "[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n"
-    return ExportedFile(text.encode(CHARSETS["json"]), CHARSETS["json"])
+    charset = CHARSETS["json"]
+    lines = (_json_line(_json_entry(target, row, grade)) for row, grade in _each_grade(rows))
+    out = io.BytesIO()
+    while chunk := list(islice(lines, _LINES_A_CHUNK)):
+        out.write(("[\n" if not out.tell() else ",\n").encode(charset))
+        out.write(",\n".join(chunk).encode(charset))
+    out.write(b"\n]\n" if out.tell() else b"[]\n")
+    return ExportedFile(out.getvalue(), charset)
+
+
+# Lines encoded a thousand at a time: all at once, a national list's 45,000 lines were
+# held three times over (as lines, joined, encoded), its export's peak 174 MiB traced.
+_LINES_A_CHUNK = 1000
 
 
 def _json_line(entry: dict[str, Any]) -> str:
