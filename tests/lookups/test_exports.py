@@ -425,11 +425,24 @@ def test_the_spreadsheet_is_the_bytes_openpyxl_writes_for_the_same_rows(
     assert export_list("2010-07", fmt="xlsx") == fast
 
 
+def test_the_spreadsheet_s_rows_written_a_few_at_a_time_are_the_same_bytes(
+    lists: dict[str, Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows go into the archive a chunk at a time: numbered on from chunk to chunk,
+    none left out, compressed as if written at once."""
+    monkeypatch.setattr(exports, "_ROWS_A_CHUNK", 1)
+    fast = export_list("2010-07", fmt="xlsx")
+    monkeypatch.setattr(exports, "_writable", lambda cells: False)
+
+    assert export_list("2010-07", fmt="xlsx") == fast
+
+
 # Text as names and clubs may hold it: markup characters, spaces at either end, only
 # spaces, nothing, letters beyond ASCII; whole numbers up to and past 16 digits.
 AWKWARD_ROWS: list[list[str | int | None]] = [
     ["A & B <Chess> Club", " Leading", "Trailing ", "   ", "", None, 0, -7],
     ["Łukasz Ó Briain", "a\tb", "x\ny", None, None, "B", 12345678901234567, 10**17],
+    ["\r\n", "]]>", "a 'quoted' \"name\"", "\U0001f600", "lone \ud800", -(10**20)],
 ]
 
 
@@ -442,6 +455,20 @@ def test_a_value_openpyxl_writes_otherwise_leaves_the_sheet_to_openpyxl(value: A
     """A formula, an error code, a character a sheet cannot hold, or a value of another
     type: the fast writer declines (the export then has openpyxl write every row)."""
     assert exports.sheet_rows_xml([["Smith", value]], first=2) is None
+
+
+def test_with_lxml_or_rows_near_a_zip64_member_the_sheet_is_left_to_openpyxl(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """openpyxl writes text otherwise with lxml; and a member's ZIP64 is decided from its
+    size before the rows are streamed into it."""
+    rows: list[list[str | int | None]] = [["Smith, John", 120]]
+    assert exports.sheet_rows_xml(rows, first=2) is not None
+    monkeypatch.setattr(exports, "LXML", True)
+    assert exports.sheet_rows_xml(rows, first=2) is None
+    monkeypatch.setattr(exports, "LXML", False)
+    monkeypatch.setattr(exports, "ZIP64_LIMIT", 200)
+    assert exports.sheet_rows_xml(rows, first=2) is None
 
 
 def _openpyxl_rows(rows: list[list[Any]]) -> bytes:

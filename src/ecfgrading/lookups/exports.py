@@ -34,10 +34,10 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
-from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
+from zipfile import ZIP64_LIMIT, ZIP_DEFLATED, ZipFile, ZipInfo
 
 from django.utils import timezone
-from openpyxl import Workbook
+from openpyxl import LXML, Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
@@ -564,16 +564,17 @@ def _xlsx(
     sheet.freeze_panes = "A2"
     sheet.append([_bold(sheet, name) for name in (*HEADER, *LATEST_GAMES_HEADER)])
     values = [[*_sheet_cells(_list_row(row)), *_latest_games(row)] for row in rows]
-    spliced: dict[str, Iterable[bytes]] = {}
-    if all(map(_writable, values)):
-        member = f"xl/worksheets/sheet{book.worksheets.index(sheet) + 1}.xml"
-        spliced[member] = _rows_xml(values, first=2)  # made as the member is written
-    else:  # a value openpyxl writes otherwise (never yet): it writes every row
+    fast = _fast_rows(values)
+    if not fast:  # a value openpyxl writes otherwise (never yet): it writes every row
         for cells in values:
             sheet.append(cells)
     _about_sheet(book, target, versions, rule_sets)
     stamp = dt.datetime(target.year, target.month, 1)
     book.properties.created = book.properties.modified = stamp
+    spliced: dict[str, Iterable[bytes]] = {}
+    if fast:  # made as the sheet's member is written, at the end of its rows
+        member = f"xl/worksheets/sheet{book.worksheets.index(sheet) + 1}.xml"
+        spliced[member] = _rows_xml(values, first=2)
     out = io.BytesIO()
     with _Dated(out, "w", ZIP_DEFLATED, allowZip64=True, stamp=stamp, spliced=spliced) as archive:
         ExcelWriter(book, archive).write_data()
@@ -592,11 +593,34 @@ _ROWS_A_CHUNK = 1000
 
 
 def sheet_rows_xml(rows: Sequence[Sequence[Cell]], first: int) -> bytes | None:
-    """``rows``' ``<row>`` elements, numbered from ``first``, in UTF-8; None if a value
-    is not one this writer writes as openpyxl does."""
-    if not all(map(_writable, rows)):
+    """``rows``' ``<row>`` elements, numbered from ``first``, in UTF-8, as the export
+    writes them; None if it would leave them to openpyxl (``_fast_rows``)."""
+    if not _fast_rows(rows):
         return None
     return b"".join(_rows_xml(rows, first))
+
+
+def _fast_rows(rows: Sequence[Sequence[Cell]]) -> bool:
+    """Whether ``_rows_xml`` writes these rows as openpyxl would: openpyxl writing with
+    ElementTree (with lxml it writes text otherwise), every value ``_writable``, and the
+    rows' text surely short of the size at which a zip member needs ZIP64 (decided from
+    the size before it is written: the rows are written after the member is opened)."""
+    if LXML or not all(map(_writable, rows)):
+        return False
+    most = sum(
+        _MOST_A_ROW + _MOST_A_CELL * len(cells) + _MOST_A_CHAR * _text_length(cells)
+        for cells in rows
+    )
+    return most * 1.05 < ZIP64_LIMIT // 2  # half for the sheet's own text around them
+
+
+# Upper bounds of the bytes written: a row's tags, a cell's (its reference, type and
+# tags, or a number's 23 characters), a character of text (escaped or a reference).
+_MOST_A_ROW, _MOST_A_CELL, _MOST_A_CHAR = 40, 100, 10
+
+
+def _text_length(cells: Sequence[Cell]) -> int:
+    return sum(len(value) for value in cells if type(value) is str)
 
 
 def _writable(cells: Sequence[Cell]) -> bool:
@@ -622,7 +646,8 @@ def _rows_xml(rows: Sequence[Sequence[Cell]], first: int) -> Iterator[bytes]:
                 else:
                     add(_text_cell(at, str(value)))
             add("</row>")
-        yield "".join(parts).encode()
+        # A lone surrogate (no database holds one) as openpyxl's ElementTree writes it.
+        yield "".join(parts).encode("utf-8", "xmlcharrefreplace")
 
 
 def _plain_text(value: str) -> bool:
@@ -687,7 +712,9 @@ class _Dated(ZipFile):
         # As writestr writes (ZipFile.open for writing), in pieces: the same bytes.
         end = data.rindex(b"</sheetData>")
         info = self._dated(name)
-        info.file_size = len(data)  # as writestr sets it; the pieces' total once closed
+        # writestr sets the whole size first, from which ZipFile decides on ZIP64; the
+        # rows are known short of it (_fast_rows), and the size is the pieces' once closed.
+        info.file_size = len(data)
         with self.open(info, mode="w") as member:
             member.write(data[:end])
             for chunk in body:
