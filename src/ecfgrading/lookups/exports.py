@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
+from xml.sax.saxutils import escape
 from zipfile import ZIP64_LIMIT, ZIP_DEFLATED, ZipFile, ZipInfo
 
 from django.utils import timezone
@@ -664,7 +665,7 @@ def _text_cell(at: str, value: str) -> str:
     if not value:
         return f'<c r="{at}" t="inlineStr" />'
     if "&" in value or "<" in value or ">" in value:
-        value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        value = escape(value)  # as ElementTree escapes text: &, < and >
     stripped = value.strip()
     space = ' xml:space="preserve"' if stripped and stripped != value else ""
     return f'<c r="{at}" t="inlineStr"><is><t{space}>{value}</t></is></c>'
