@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import override_settings
 
 from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
+    AuditLog,
     Event,
     Game,
     PendingIdentification,
@@ -115,6 +117,39 @@ def three_files_b_refused(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, by
     ]
 
 
+def _imports_audited() -> list[tuple[str, str]]:
+    """Each import's audit entry, in the order written: its file and its event."""
+    entries = AuditLog.objects.filter(action="import results").order_by("id")
+    files = dict(Submission.objects.values_list("id", "filename"))
+    return [(files[int(entry.object_id)], entry.details["event"]) for entry in entries]
+
+
+@pytest.mark.django_db
+def test_a_turns_audit_entries_are_written_together_in_the_files_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 25: a turn's files' audit entries wait for its end with its games, and go
+    in together (four rows: one statement on either database), each naming its file
+    and event, in the order of the files."""
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    names = ("Archer, Ann", "Newman, Ned", "Carter, Cy", "Dale, Di")
+    files = [
+        (f"{n}.txt", a_file(f"AU0000{n}", BLOGGS, newcomer(2, name)))
+        for n, name in enumerate(names, 1)
+    ]
+    statements: list[str] = []
+
+    def audited(execute: Any, sql: str, *args: Any) -> Any:
+        if "registry_auditlog" in sql and sql.lstrip().upper().startswith("INSERT"):
+            statements.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(audited):
+        assert all(outcome.accepted for outcome in import_files(files))
+    assert _imports_audited() == [(f"{n}.txt", f"AU0000{n}") for n in range(1, 5)]
+    assert len(statements) == 1
+
+
 @pytest.mark.django_db
 def test_a_file_the_database_refuses_in_a_turn_rolls_back_alone(
     monkeypatch: pytest.MonkeyPatch,
@@ -136,6 +171,7 @@ def test_a_file_the_database_refuses_in_a_turn_rolls_back_alone(
         "Bloggs",
         "Newman",
     ]
+    assert _imports_audited() == [("a.txt", "AA00001"), ("c.txt", "CC00003")]  # b's rolled back
     # The view kept is the registry's: a later file's Ned is linked, not made again.
     later = a_file("DD00004", BLOGGS, newcomer(2, "Newman, Ned", "03/04/2005"))
     assert import_files([("d.txt", later)])[0].accepted

@@ -42,7 +42,21 @@ class AuditLog(models.Model):
     ) -> AuditLog:
         """Write one entry; ``obj`` names the object by its model and primary key. By a
         plain statement: an import writes one for each of a season's 1,500 files."""
-        entry = cls(
+        return insert_instances([cls.entry(action, obj, user=user, actor=actor, **details)])[0]
+
+    @classmethod
+    def entry(
+        cls,
+        action: str,
+        obj: models.Model | None = None,
+        *,
+        user: Any = None,
+        actor: str = "",
+        **details: Any,
+    ) -> AuditLog:
+        """The entry ``record`` writes, not written yet (a turn's files' are written
+        together, services.results.write)."""
+        return cls(
             action=action,
             user=user,
             actor=actor,
@@ -50,4 +64,3 @@ class AuditLog(models.Model):
             object_id=str(obj.pk) if obj is not None else "",
             details=details,
         )
-        return insert_instances([entry])[0]

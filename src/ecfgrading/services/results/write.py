@@ -112,7 +112,7 @@ def write_plan(
     games = write_games(results, event, submission, placed.ids, pending)
     written = _written(event, superseded, placed, pending, games, plan.candidates)
     was, now = changed(before, snapshot(event, EVENT_FIELDS))  # the event's row
-    AuditLog.record(
+    audited = AuditLog.entry(
         "import results",
         submission,
         user=user,
@@ -122,6 +122,11 @@ def write_plan(
         before=was,
         after=now,
     )
+    together = _WAITING.get()
+    if together is None:
+        insert_instances([audited])
+    else:
+        together.audited.append(audited)
     ids = _highest(placed, clubs, noted)
     return written, Touched(placed.records, noted.births, noted.pairs, ids)
 
@@ -478,11 +483,13 @@ def write_games(
 
 
 class _GamesWaiting:
-    """A turn's games, written together at its end (``games_together``)."""
+    """A turn's games, written together at its end (``games_together``), and its files'
+    audit entries (no one reads them meanwhile: one statement a turn, not one a file)."""
 
     def __init__(self) -> None:
         self.rows: list[GameRow] = []
         self.pairs: set[tuple[int, int]] = set()  # their players on record, lower id first
+        self.audited: list[AuditLog] = []
 
     def add(self, rows: list[GameRow]) -> None:
         self.rows += rows
@@ -494,8 +501,11 @@ class _GamesWaiting:
 
     def write(self) -> None:
         rows, self.rows, self.pairs = self.rows, [], set()
+        audited, self.audited = self.audited, []
         if rows:
             insert_rows(Game, GameRow._fields, rows)
+        if audited:
+            insert_instances(audited)
 
 
 _WAITING: ContextVar[_GamesWaiting | None] = ContextVar("games_waiting", default=None)
@@ -503,16 +513,16 @@ _WAITING: ContextVar[_GamesWaiting | None] = ContextVar("games_waiting", default
 
 @contextmanager
 def games_together() -> Iterator[_GamesWaiting]:
-    """The games of every file written inside wait, to be inserted together by the
-    caller (``write()`` of what it yields) before it ends; should anything raise first,
-    none are. A season's games went in three statements a file, between the file's other
-    rows; a turn's together, the time of their statements fell from 2.5-2.8 to 1.6-1.8 s
-    (issue 25, measured; the import as a whole moved less, docs/benchmarks.md). Within,
-    whatever reads or changes the games on record writes those waiting first:
-    ``games_asked`` (the games between players, when some of those waiting are between
-    two of them) and ``games_on_record`` (all of them). A row the database refuses is
-    refused when they are written, of no one file: the caller then writes the files
-    again one by one, each with its own games."""
+    """The games of every file written inside wait, with its audit entry, to be
+    inserted together by the caller (``write()`` of what it yields) before it ends;
+    should anything raise first, none are. A season's games went in three statements a
+    file, between the file's other rows; a turn's together, the time of their statements
+    fell from 2.5-2.8 to 1.6-1.8 s (issue 25, measured; the import as a whole moved
+    less, docs/benchmarks.md). Within, whatever reads or changes the games on record
+    writes those waiting first: ``games_asked`` (the games between players, when some
+    of those waiting are between two of them) and ``games_on_record`` (all of them). A
+    row the database refuses is refused when they are written, of no one file: the
+    caller then writes the files again one by one, each with its own games."""
     waiting = _GamesWaiting()
     token = _WAITING.set(waiting)
     try:
