@@ -5,8 +5,10 @@ the cases of one person are decided once."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -21,7 +23,7 @@ from ecfgrading.registry.models import (
     Submission,
 )
 from ecfgrading.services.merge import merge_players
-from ecfgrading.services.results.ingest import check_results, import_results
+from ecfgrading.services.results.ingest import check_results, import_files, import_results
 from ecfgrading.services.results.queue import PendingError, resolve
 from ecfgrading.services.team.identification import preview_link
 from tests.services.results_text import results_file
@@ -142,6 +144,34 @@ def test_another_event_with_the_same_spelling_at_the_same_club_takes_the_decisio
 
     assert outcome.accepted and not open_cases().exists()
     assert games_of(second, Submission.objects.get(filename="e2.txt")) == 2
+
+
+def test_a_turn_asks_once_whether_any_decision_is_remembered_and_each_file_takes_it() -> None:
+    """Issue 25: an importer's turn asks the database once, not once a file, whether the
+    team remembered any decision (under the registry lock, which the team's decisions
+    take); every file of the turn still takes the decision."""
+    _, second = two_john_smiths()
+    import_results(results_file([BLOGGS, SMITH], GAMES), filename="e1.txt")
+    resolve(open_cases().get().id, code=second.ref)
+    files = [
+        (f"r{n}.txt", results_file([BLOGGS, SMITH], GAMES, code=f"XX9999{n}", name=f"Rapid {n}"))
+        for n in range(3)
+    ]
+    asked: list[str] = []
+
+    def counted(execute: Any, sql: str, *args: Any) -> Any:
+        if "registry_namealias" in sql and "LIMIT 1" in sql:
+            asked.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(counted):
+        outcomes = import_files(files)
+
+    assert all(outcome.accepted for outcome in outcomes) and not open_cases().exists()
+    assert [len(outcome.report.remembered) for outcome in outcomes] == [1, 1, 1]
+    for name, _ in files:
+        assert games_of(second, Submission.objects.get(filename=name)) == 2
+    assert len(asked) == 1
 
 
 def test_another_event_is_asked_again_when_the_team_chose_differently_before() -> None:

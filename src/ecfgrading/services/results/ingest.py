@@ -71,7 +71,7 @@ from ecfgrading.services.results.reading import (
     stored_event_code,
     stored_filename,
 )
-from ecfgrading.services.results.remembered import recall_decisions
+from ecfgrading.services.results.remembered import asked_once, recall_decisions
 from ecfgrading.services.results.same_games import GameStatistics
 from ecfgrading.services.results.view import RegistryView, shared_view
 from ecfgrading.services.results.write import Plan, games_together, write_plan
@@ -274,7 +274,7 @@ class ResultsImporter:
         (issue 25: SQLite copies every page a savepoint's writes touch); a file refused
         raises _TurnRefused, and the hold is written again."""
         self.view.catch_up()
-        with _games_of_turn():
+        with _games_of_turn(), asked_once():
             return [
                 self._write(item, in_turn=True, alone=False) if isinstance(item, _Ready) else item
                 for item in ready
@@ -303,7 +303,7 @@ class ResultsImporter:
             with busy_as_error(_turn_not_imported(ready)), transaction.atomic():
                 take_registry_lock()
                 self.view.catch_up()
-                with nullcontext() if alone else _games_of_turn():
+                with nullcontext() if alone else _games_of_turn(), asked_once():
                     return [
                         self._write(item, in_turn=True, alone=alone)
                         if isinstance(item, _Ready)

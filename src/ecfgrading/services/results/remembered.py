@@ -9,7 +9,9 @@ decided on <date>".
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -113,11 +115,35 @@ def _local_day(at: datetime) -> date:
 
 
 def _any_remembered() -> bool:
-    """Whether the team remembered any decision: a plain statement, run for every file."""
+    """Whether the team remembered any decision: a plain statement, run for every file
+    with a player the matcher left undecided, once a turn in a turn (``asked_once``)."""
+    known = _KNOWN.get()
+    if known is not None and known:
+        return known[0]
     table = connection.ops.quote_name(NameAlias._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {table} LIMIT 1")
-        return cursor.fetchone() is not None
+        found = cursor.fetchone() is not None
+    if known is not None:
+        known.append(found)
+    return found
+
+
+# Inside ``asked_once``: whether any decision is remembered, once asked.
+_KNOWN: ContextVar[list[bool] | None] = ContextVar("any_remembered", default=None)
+
+
+@contextmanager
+def asked_once() -> Iterator[None]:
+    """Inside, whether the team remembered any decision is asked of the database once:
+    for an importer's turn, which holds the registry lock that every writer of
+    remembered decisions takes (the queue's decisions, merges), and writes none itself.
+    A season's import asked 1,147 times (issue 25)."""
+    token = _KNOWN.set([])
+    try:
+        yield
+    finally:
+        _KNOWN.reset(token)
 
 
 # --- remembering ----------------------------------------------------------------------
