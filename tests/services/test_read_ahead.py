@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import FrozenInstanceError
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -22,6 +23,7 @@ import pytest
 
 from ecfgrading import workers
 from ecfgrading.matching.identify import Received
+from ecfgrading.matching.names import parse_name
 from ecfgrading.registry.models import Game, Player, Submission
 from ecfgrading.services.results import ingest, reading
 from ecfgrading.services.results.ingest import import_files
@@ -198,6 +200,17 @@ def test_a_reading_holds_its_player_sets_as_identification_reads_them() -> None:
     assert made.received == (Received.from_entry(bloggs), Received.from_entry(newman), None)
     assert made.received[0] is not None and made.received[0].name.surname == "bloggs"
     assert pickle.loads(pickle.dumps(made)).received == made.received
+
+
+def test_a_name_pickled_is_the_same_name_and_still_frozen() -> None:
+    """Names cross from the reading process as their two fields (issue 25)."""
+    name = parse_name("O'Brien-Smith, Mary Jane")
+    back = pickle.loads(pickle.dumps(name, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == name and hash(back) == hash(name)
+    assert (back.surname, back.forenames) == (name.surname, name.forenames)
+    assert back.forenames and back.first_forename == name.forenames[0]
+    with pytest.raises(FrozenInstanceError):
+        back.surname = "other"  # type: ignore[misc]
 
 
 def _reader_pids() -> set[int]:
