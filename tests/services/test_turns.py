@@ -130,13 +130,18 @@ def test_a_turns_audit_entries_are_written_together_in_the_files_order(
 ) -> None:
     """Issue 25: a turn's files' audit entries wait for its end with its games, and go
     in together (four rows: one statement on either database), each naming its file
-    and event, in the order of the files."""
+    and event, in the order of the files, the rejected one's among them."""
     Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
     names = ("Archer, Ann", "Newman, Ned", "Carter, Cy", "Dale, Di")
     files = [
         (f"{n}.txt", a_file(f"AU0000{n}", BLOGGS, newcomer(2, name)))
         for n, name in enumerate(names, 1)
     ]
+    # The third names a PIN2 not on its list: an error of its own, rejected.
+    files[2] = (
+        "3.txt",
+        results_file([BLOGGS, newcomer(2, names[2])], [game(1, 3)], code="AU00003"),
+    )
     statements: list[str] = []
 
     def audited(execute: Any, sql: str, *args: Any) -> Any:
@@ -145,8 +150,19 @@ def test_a_turns_audit_entries_are_written_together_in_the_files_order(
         return execute(sql, *args)
 
     with connection.execute_wrapper(audited):
-        assert all(outcome.accepted for outcome in import_files(files))
-    assert _imports_audited() == [(f"{n}.txt", f"AU0000{n}") for n in range(1, 5)]
+        outcomes = import_files(files)
+    assert [outcome.accepted for outcome in outcomes] == [True, True, False, True]
+    entries = AuditLog.objects.filter(action__in=["import results", "reject results"])
+    files_of = dict(Submission.objects.values_list("id", "filename"))
+    written = [
+        (files_of[int(e.object_id)], e.action, e.details["event"]) for e in entries.order_by("id")
+    ]
+    assert written == [
+        ("1.txt", "import results", "AU00001"),
+        ("2.txt", "import results", "AU00002"),
+        ("3.txt", "reject results", "AU00003"),
+        ("4.txt", "import results", "AU00004"),
+    ]
     assert len(statements) == 1
 
 

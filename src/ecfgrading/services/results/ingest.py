@@ -74,7 +74,7 @@ from ecfgrading.services.results.reading import (
 from ecfgrading.services.results.remembered import asked_once, recall_decisions
 from ecfgrading.services.results.same_games import GameStatistics
 from ecfgrading.services.results.view import RegistryView, shared_view
-from ecfgrading.services.results.write import Plan, games_together, write_plan
+from ecfgrading.services.results.write import Plan, audit, games_together, write_plan
 
 # What the database or the code sequence may refuse in a file that passed every check:
 # the file is then rejected (and kept) like any other, and the batch goes on. A bare
@@ -954,7 +954,7 @@ def reject(submission: Submission, report: ImportReport) -> bool:
         report=report.as_dict(),
     )
     if done:
-        AuditLog.record(
+        entry = AuditLog.entry(
             "reject results",
             submission,
             user=submission.sender if submission.sender_id else None,
@@ -962,6 +962,7 @@ def reject(submission: Submission, report: ImportReport) -> bool:
             event=code,
             errors=len(report.errors),
         )
+        audit(entry)  # in a turn, with the turn's other files' entries, in their order
     return done
 
 

@@ -122,11 +122,7 @@ def write_plan(
         before=was,
         after=now,
     )
-    together = _WAITING.get()
-    if together is None:
-        insert_instances([audited])
-    else:
-        together.audited.append(audited)
+    audit(audited)
     ids = _highest(placed, clubs, noted)
     return written, Touched(placed.records, noted.births, noted.pairs, ids)
 
@@ -529,6 +525,17 @@ def games_together() -> Iterator[_GamesWaiting]:
         yield waiting
     finally:
         _WAITING.reset(token)
+
+
+def audit(entry: AuditLog) -> None:
+    """An import's audit entry (``AuditLog.entry``) written now, or, in a turn
+    (``games_together``), with its games at its end: a turn's entries then keep the
+    order of its files, whether accepted or rejected."""
+    together = _WAITING.get()
+    if together is None:
+        insert_instances([entry])
+    else:
+        together.audited.append(entry)
 
 
 def games_asked(pairs: Iterable[tuple[int, int]]) -> None:
