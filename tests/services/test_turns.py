@@ -167,36 +167,6 @@ def test_a_turns_audit_entries_are_written_together_in_the_files_order(
 
 
 @pytest.mark.django_db
-def test_a_turns_new_files_are_stored_by_one_statement_and_one_done_before_is_not() -> None:
-    """Issue 25: the bytes of a turn's files not on record yet go in together (four
-    rows: one statement on either database), each its own submission, in order; a file
-    accepted before is told so and not stored again."""
-    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
-    names = ("Archer, Ann", "Newman, Ned", "Carter, Cy", "Dale, Di", "Evans, Ed")
-    files = [
-        (f"{n}.txt", a_file(f"ST0000{n}", BLOGGS, newcomer(2, name)))
-        for n, name in enumerate(names, 1)
-    ]
-    assert import_files(files[:1])[0].accepted
-    stored: list[str] = []
-
-    def counted(execute: Any, sql: str, *args: Any) -> Any:
-        if sql.lstrip().upper().startswith("INSERT") and "registry_submission" in sql:
-            stored.append(sql)
-        return execute(sql, *args)
-
-    with connection.execute_wrapper(counted):
-        outcomes = import_files(files)
-    assert [(o.accepted, o.already) for o in outcomes] == [(True, True)] + [(True, False)] * 4
-    assert len(stored) == 1
-    on_record = Submission.objects.order_by("id").values_list("filename", "raw")
-    assert [(name, bytes(raw)) for name, raw in on_record] == files
-    assert [o.submission_id for o in outcomes[1:]] == list(
-        Submission.objects.order_by("id").values_list("id", flat=True)[1:]
-    )
-
-
-@pytest.mark.django_db
 def test_a_file_the_database_refuses_in_a_turn_rolls_back_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

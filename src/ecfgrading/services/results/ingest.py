@@ -205,7 +205,7 @@ class ResultsImporter:
                         written = self._write_held(batch.ready)
                         games += sum(map(_games_written, batch.ready, written))
                         results += written
-                        stored = self._store_all(batch.chunk)
+                        stored = [self._store(*item) for item in batch.chunk]
                         turn.turns = len(chunks)
                         if turn.wanted() or time.monotonic() >= until:
                             break
@@ -320,21 +320,7 @@ class ResultsImporter:
         if not chunk:
             return []
         with busy_as_error(_waiting_files([], chunk)), transaction.atomic():
-            return self._store_all(chunk)
-
-    def _store_all(self, chunk: list[_ToStore]) -> list[Submission | ImportResult]:
-        """``_store`` of each of a turn's files, in the caller's transaction; the bytes
-        not on record yet inserted together: one statement for a turn's files, not one a
-        file (on PostgreSQL each was a round trip with its bytes, 0.8 s a season)."""
-        found = [self._on_record(data, filename, before) for filename, data, before in chunk]
-        new = [
-            new_submission(data, filename, self.sender, self.user)
-            for (filename, data, _), known in zip(chunk, found, strict=True)
-            if known is None
-        ]
-        insert_instances(new)
-        made = iter(new)
-        return [next(made) if known is None else known for known in found]
+            return [self._store(*item) for item in chunk]
 
     def _refresh(self, ready: list[_Ready | ImportResult]) -> None:
         """While waiting for the turn: the view caught up with what others wrote, and
@@ -363,25 +349,14 @@ class ResultsImporter:
         """The file on record, or the outcome of the same bytes accepted before. Bytes
         an interrupted run stored and left waiting (``before`` received) are imported
         from that submission, not stored again: a batch run again resumes it."""
-        known = self._on_record(data, filename, before)
-        if known is not None:
-            return known
-        with busy_as_error(f"{filename}: not stored, nothing was imported"):
-            return store_raw(data, filename, self.sender, self.user, event_code)
-
-    def _on_record(
-        self, data: bytes, filename: str, before: Submission | bool | None
-    ) -> Submission | ImportResult | None:
-        """What ``_store`` finds on record for the bytes: the submission an interrupted
-        run left waiting, the outcome of the same bytes accepted before, or None (to be
-        stored)."""
         if before is True:
             before = accepted_before(data)
         if isinstance(before, Submission):
             if before.status == Submission.Status.RECEIVED:
                 return before
             return ImportResult(before.id, True, _already(before, filename), already=True)
-        return None
+        with busy_as_error(f"{filename}: not stored, nothing was imported"):
+            return store_raw(data, filename, self.sender, self.user, event_code)
 
     def _prepare(
         self, submission: Submission, *, caught_up: bool = False, ahead: ReadAhead | None = None
@@ -933,22 +908,15 @@ def store_raw(
     turn's files together): nothing is ever lost. A TRF's event (chosen by its sender)
     is kept with it, since the file cannot say it."""
     with transaction.atomic(savepoint=False):
-        submission = new_submission(data, filename, sender, user, event_code)
+        submission = Submission(
+            event_code=stored_event_code(event_code),
+            raw=data,
+            filename=stored_filename(filename),
+            sha256=hashlib.sha256(data).hexdigest(),
+            sender=user,
+            sender_name=sender,
+        )
         return insert_instances([submission])[0]  # no ORM statement for each of 1,500
-
-
-def new_submission(
-    data: bytes, filename: str, sender: str, user: Any, event_code: str = ""
-) -> Submission:
-    """The submission that keeps these bytes, not written yet."""
-    return Submission(
-        event_code=stored_event_code(event_code),
-        raw=data,
-        filename=stored_filename(filename),
-        sha256=hashlib.sha256(data).hexdigest(),
-        sender=user,
-        sender_name=sender,
-    )
 
 
 def accept(submission: Submission, written: Written, report: ImportReport) -> bool:
