@@ -175,10 +175,16 @@ def test_a_file_not_asked_for_is_read_here(reads_here: list[str]) -> None:
 
 
 def test_a_reading_pickled_is_the_reading() -> None:
-    """What the forked process sends back: the same records and problems, the field
-    lines still read-only."""
-    made = read_file(BAD, "bad.txt")
-    back = pickle.loads(pickle.dumps(made))
+    """What the forked process sends back, pickled there (issue 25: for the importer to
+    unpickle when it takes it, not the pool's thread as it comes, holding the
+    interpreter's lock while the importer writes): the same records and problems, the
+    field lines still read-only; a file with errors of its own is not identified."""
+    today = date(2013, 6, 1)
+    made = read_file(BAD, "bad.txt", "", today)
+    sent = reading._read_there(BAD, "bad.txt", today)
+    assert isinstance(sent, bytes)
+    back, identified = pickle.loads(sent)
+    assert identified is None
     assert back == made
     assert back.report.errors == made.report.errors
     assert back.results is not None and made.results is not None

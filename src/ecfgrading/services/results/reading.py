@@ -15,6 +15,7 @@ the event's next SUBMISSION INDEX and its players' FIDE ids: it is always read h
 from __future__ import annotations
 
 import logging
+import pickle
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -116,7 +117,7 @@ class ReadAhead:
     ``with`` block)."""
 
     def __init__(self, files: int, identify_on: IdentifyOn | None = None) -> None:
-        self._asked: dict[_Key, Future[_Done]] = {}
+        self._asked: dict[_Key, Future[bytes]] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._own = False
         # The index the process was forked with, and a watch open on it since.
@@ -175,7 +176,8 @@ class ReadAhead:
         asked = self._asked.pop(key, None)
         if asked is not None:
             try:
-                return asked.result()
+                done: _Done = pickle.loads(asked.result())
+                return done
             except Exception as error:  # it died (killed, out of memory), or could not send
                 log.warning("%s read here: the reading process failed (%r)", key[1], error)
                 self.close()  # a bug of the reader shows again, raised here
@@ -251,16 +253,20 @@ def reader_kept() -> Iterator[None]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _read_there(data: bytes, filename: str, today: date) -> _Done:
+def _read_there(data: bytes, filename: str, today: date) -> bytes:
     """In the forked process: ``read_file`` of a file without a TRF's event (which
     asks nothing of the database), named where that process finds it; and its players
     identified on the index it was forked with, if any, when the file has no errors of
-    its own (the files the importer identifies)."""
+    its own (the files the importer identifies). Sent pickled here, to be unpickled by
+    the importer when it takes the reading, not by the pool's thread as it arrives."""
     read = read_file(data, filename, "", today)
+    done: _Done
     if _IDENTIFYING is None or read.results is None or not read.report.ok:
-        return read, None
-    index, policy = _IDENTIFYING
-    return read, identify_players(read.results, read.received, index, policy)
+        done = read, None
+    else:
+        index, policy = _IDENTIFYING
+        done = read, identify_players(read.results, read.received, index, policy)
+    return pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _details(results: ResultsFile) -> tuple[dict[int, PlayerDetails], list[Problem]]:
