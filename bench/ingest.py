@@ -43,6 +43,10 @@ tar -x -C DIR``) is then timed on the same files by the same script.
 to ``PREFIX.sqlite.prof`` (or ``.postgresql.prof``) and prints their top entries by
 cumulative and by own time. The profiler slows the import (about 2x): its times are not
 the bench's figures; run without it to measure.
+
+Beside each import, the statements it sent and their time, then the kinds (verb and
+table) that took longest: the four costliest, or as many as the environment variable
+``BENCH_KINDS`` says (``BENCH_KINDS=40`` lists them all).
 """
 
 from __future__ import annotations
