@@ -27,8 +27,9 @@ import ecfgrading
 PACKAGE = Path(ecfgrading.__file__).parent
 
 # Floors, lowest first. ``errors`` (the one error contract), ``progress`` (the one
-# progress callback type), ``collector`` (the cycle collector paused) and ``workers``
-# (forked processes on the other cores) are
+# progress callback type), ``collector`` (the cycle collector paused), ``workers``
+# (forked processes on the other cores) and ``pickled`` (records pickled by their fields)
+# are
 # standard-library-only modules every floor may raise, take or use; settings, urls and
 # wsgi belong to the edges.
 FLOORS: dict[str, int] = {
@@ -36,6 +37,7 @@ FLOORS: dict[str, int] = {
     "progress": 0,
     "collector": 0,
     "workers": 0,
+    "pickled": 0,
     "engine": 1,
     "formats": 2,
     "matching": 3,
@@ -53,9 +55,9 @@ FLOORS: dict[str, int] = {
 
 # package -> (project packages it may import, third-party packages it may import)
 PURE = {
-    "engine": ({"engine"}, {"numpy", "scipy"}),
-    "formats": ({"engine", "formats", "collector"}, {"numpy"}),
-    "matching": ({"engine", "formats", "matching"}, {"numpy", "rapidfuzz", "unidecode"}),
+    "engine": ({"engine", "pickled"}, {"numpy", "scipy"}),
+    "formats": ({"engine", "formats", "collector", "pickled"}, {"numpy"}),
+    "matching": ({"engine", "formats", "matching", "pickled"}, {"numpy", "rapidfuzz", "unidecode"}),
 }
 
 # Words that name a door (a consumer), not a subject: a read or write module named so is

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ecfgrading.engine.rules import ECF_2009, RuleSet
+from ecfgrading.pickled import by_fields
 
 LAST_CODE = 999_999  # G28: six digits
 _SHAPE = re.compile(r"^(\d{6})([A-Z])$")
@@ -44,6 +45,7 @@ def code_letter(number: int) -> str:
     return ECF_2009.code_letters[(_HIGH_SUMS[high] + _LOW_SUMS[low]) % 11]
 
 
+@by_fields
 @dataclass(frozen=True, order=True)
 class GradingCode:
     """A valid grading code such as ``233310H``."""

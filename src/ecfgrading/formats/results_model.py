@@ -13,6 +13,7 @@ from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import TimeControl
 from ecfgrading.engine.types import ResultCode
 from ecfgrading.formats.names import full_name
+from ecfgrading.pickled import by_fields
 
 
 class PartKind(StrEnum):
@@ -73,6 +74,7 @@ class EventDetails:
         self.__dict__.update(state, field_lines=MappingProxyType(lines))
 
 
+@by_fields
 @dataclass(frozen=True)
 class PlayerEntry:
     """One player set; ``code`` is the parsed ``code_text`` when that is a valid code."""
@@ -104,6 +106,7 @@ class PlayerEntry:
         return full_name(self.surname, given)
 
 
+@by_fields
 @dataclass(frozen=True)
 class GameResult:
     """One result set; ``score`` is from PIN1's side (G1)."""

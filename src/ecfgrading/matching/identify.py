@@ -37,6 +37,7 @@ from ecfgrading.matching.names import (
     parse_name,
     similar_to_any,
 )
+from ecfgrading.pickled import by_fields
 
 # -- values ------------------------------------------------------------------------------
 
@@ -140,6 +141,7 @@ class PlayerRecord:
         return f"'{self.written}' {held}"
 
 
+@by_fields
 @dataclass(frozen=True)
 class Received:
     """A player as a results file gives him, folded for comparison."""
@@ -180,6 +182,7 @@ class DecisionKind(Enum):
     CODE_NAME_MISMATCH = "code name mismatch"  # an error: ``code`` is ``player_id``'s
 
 
+@by_fields
 @dataclass(frozen=True)
 class Decision:
     """What to do with one player of a file; ``messages`` go in the import report."""

@@ -19,6 +19,8 @@ import numpy.typing as npt
 from rapidfuzz import fuzz, process
 from unidecode import unidecode
 
+from ecfgrading.pickled import by_fields
+
 _APOSTROPHES = str.maketrans("", "", "'`")  # O'Brien is written OBrien as often
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")  # hyphens, dots, commas separate words
 _VOWELS = frozenset("aeiouy")
@@ -95,6 +97,7 @@ def _initials_run(word: str) -> tuple[str, ...]:
     return (word,)
 
 
+@by_fields  # a season's 80,000 names sent by the reading process (ecfgrading.pickled)
 @dataclass(frozen=True, slots=True)
 class PersonName:
     """A name ready to compare: the surname key and the forename tokens in order."""
@@ -102,23 +105,10 @@ class PersonName:
     surname: str
     forenames: tuple[str, ...] = ()
 
-    # Pickled as its two fields, set straight back: the dataclass's own, which asks for
-    # the fields each time, was most of the cost of receiving a batch's readings from the
-    # process that makes them (80,000 names a season, issue 25).
-    def __getstate__(self) -> tuple[str, tuple[str, ...]]:
-        return self.surname, self.forenames
-
-    def __setstate__(self, state: tuple[str, tuple[str, ...]]) -> None:
-        _set(self, "surname", state[0])
-        _set(self, "forenames", state[1])
-
     @property
     def first_forename(self) -> str:
         """'' when no forename is known: such a name is compared with every forename."""
         return self.forenames[0] if self.forenames else ""
-
-
-_set = object.__setattr__  # a frozen record's fields, set once
 
 
 def parse_name(text: str) -> PersonName:

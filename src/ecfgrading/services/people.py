@@ -19,6 +19,7 @@ from ecfgrading.formats.gradelist import GradeListRow
 from ecfgrading.formats.names import full_name
 from ecfgrading.formats.problems import Problem
 from ecfgrading.formats.results_model import PlayerEntry
+from ecfgrading.pickled import by_fields
 from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import PendingIdentification, Player
 
@@ -54,6 +55,7 @@ class RawDetails:
     date_of_birth: date | None = None
 
 
+@by_fields
 @dataclass(frozen=True)
 class PlayerDetails:
     """A player's details ready for the registry."""
