@@ -49,6 +49,13 @@ def by_fields(cls: type[T]) -> type[T]:
     return cls
 
 
+def made_by(cls: type[T]) -> Callable[..., T]:
+    """The function ``by_fields`` made for ``cls``: its fields' values in order make a
+    record (for a record sent in another shape, made again here)."""
+    made: Callable[..., T] = getattr(sys.modules[cls.__module__], f"_{cls.__name__}_made")
+    return made
+
+
 def _slotted(cls: type) -> bool:
     return "__slots__" in cls.__dict__
 

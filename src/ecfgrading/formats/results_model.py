@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import date
 from enum import StrEnum
+from operator import attrgetter
 from types import MappingProxyType
-from typing import Any
+from typing import Any, overload
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.engine.rateplay import TimeControl
 from ecfgrading.engine.types import ResultCode
 from ecfgrading.formats.names import full_name
-from ecfgrading.pickled import by_fields
+from ecfgrading.pickled import by_fields, made_by
 
 
 class PartKind(StrEnum):
@@ -222,16 +223,95 @@ _check_stored_in_order(PlayerEntry, player_at_once({"pin": 0}))
 _check_stored_in_order(GameResult, game_at_once(0, ResultCode.WIN, 0, None, None, None, None, 0))
 
 
+# A game's fields in order: a ``GameRows`` row.
+GameFields = tuple[
+    int, ResultCode, int, Colour | None, date | None, int | None, int | None, str, int
+]
+_GAME_FIELDS = tuple(f.name for f in fields(GameResult))
+_values_of_game = attrgetter(*_GAME_FIELDS)
+_game_made = made_by(GameResult)
+
+
+class GameRows(Sequence[GameResult]):
+    """A part's games as a reading process sends them (issue 25): each game the tuple of
+    its fields, in order (``GameFields``), made a ``GameResult`` only when one is asked for.
+    The importer writes the rows and takes their fingerprints as they are (``rows_of``):
+    a season's 200,000 games were made again as records, field by field, to be read so
+    once. Equal to the tuple of the same games."""
+
+    __slots__ = ("_games", "rows")
+
+    def __init__(self, rows: tuple[GameFields, ...]) -> None:
+        self.rows = rows
+        self._games: tuple[GameResult, ...] | None = None
+
+    def games(self) -> tuple[GameResult, ...]:
+        """The games as records, made once."""
+        if self._games is None:
+            made = _game_made
+            self._games = tuple([made(*row) for row in self.rows])
+        return self._games
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> GameResult: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[GameResult, ...]: ...
+    def __getitem__(self, index: int | slice) -> GameResult | tuple[GameResult, ...]:
+        return self.games()[index]
+
+    def __iter__(self) -> Iterator[GameResult]:
+        return iter(self.games())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GameRows):
+            return self.games() == other.games()
+        return isinstance(other, tuple) and self.games() == other
+
+    def __hash__(self) -> int:
+        return hash(self.games())
+
+    def __repr__(self) -> str:
+        return repr(self.games())
+
+    def __reduce__(self) -> tuple[type[GameRows], tuple[tuple[GameFields, ...]]]:
+        return GameRows, (self.rows,)
+
+
+def rows_of(games: Sequence[GameResult]) -> tuple[GameFields, ...]:
+    """Each game's fields in order: the rows themselves of games sent as rows."""
+    if isinstance(games, GameRows):
+        return games.rows
+    values = _values_of_game
+    return tuple([values(game) for game in games])
+
+
 @dataclass(frozen=True)
 class ResultsPart:
-    """MATCH, SECTION or OTHER RESULTS: a name, part fields and games."""
+    """MATCH, SECTION or OTHER RESULTS: a name, part fields and games. Pickled with its
+    games as rows (``GameRows``)."""
 
     kind: PartKind
     name: str = ""
     white_on: WhiteOn | None = None
     results_date: date | None = None
-    games: tuple[GameResult, ...] = ()
+    games: Sequence[GameResult] = ()
     line: int = field(default=0, compare=False)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if type(self) is not ResultsPart:
+            return object.__reduce_ex__(self, protocol)
+        sent = GameRows(rows_of(self.games))
+        return ResultsPart, (
+            self.kind,
+            self.name,
+            self.white_on,
+            self.results_date,
+            sent,
+            self.line,
+        )
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from functools import cache
 from django.db import connection, models
 
 from ecfgrading.engine.types import GRADED_RESULTS, RESULT_TEXT
-from ecfgrading.formats.results_model import ResultsFile
+from ecfgrading.formats.results_model import ResultsFile, rows_of
 from ecfgrading.registry.bulk import IN_CHUNK, current, padded
 from ecfgrading.registry.models import Game, Submission
 from ecfgrading.services.results.write import event_dates, games_asked
@@ -62,16 +62,16 @@ def file_fingerprints(results: ResultsFile, linked: Mapping[int, int]) -> Counte
     # looked up rather than asked of the code and turned round (issue 25).
     sides, player = _SIDES, linked.get
     for part in results.parts:
-        for game in part.games:
-            side = sides.get(game.score)
-            one, two = player(game.pin1), player(game.pin2)
-            day = game.game_date or last_day  # G3: undated, the event's last day
+        for pin1, score, pin2, _, day, _, round_, _, _ in rows_of(part.games):
+            side = sides.get(score)
+            one, two = player(pin1), player(pin2)
+            day = day or last_day  # G3: undated, the event's last day
             if side is None or one is None or two is None or day is None:
                 continue  # not graded, or a player not on record: no fingerprint
             if two < one:
-                found[two, one, day, game.round, side[1]] += 1
+                found[two, one, day, round_, side[1]] += 1
             else:
-                found[one, two, day, game.round, side[0]] += 1
+                found[one, two, day, round_, side[0]] += 1
     return found
 
 

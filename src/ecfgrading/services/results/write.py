@@ -22,6 +22,7 @@ from ecfgrading.formats.results_model import (
     PartKind,
     PlayerEntry,
     ResultsFile,
+    rows_of,
 )
 from ecfgrading.lookups.identification import Candidate
 from ecfgrading.matching.identify import Decision, DecisionKind, PlayerRecord
@@ -436,10 +437,12 @@ def write_games(
     texts, graded = RESULT_TEXT, GRADED_RESULTS  # looked up, not asked of each code
     rows: list[GameRow] = []
     number = sequence.start - 1
+    colours = _COLOUR
     for part in parts:  # a part's games together: its kind and name taken once
         kind, part_name = _PART[part.kind], part.name[:_PART_NAME]
-        for game in part.games:
-            score, day = game.score, game.game_date
+        # Each game's fields as a row (results_model.rows_of): as sent, for a file read
+        # ahead, and unpacked at once rather than read attribute by attribute.
+        for pin1, score, pin2, colour, day, board, round_, comment, line in rows_of(part.games):
             not_graded = reason or ("" if score in graded else default)
             number += 1
             rows.append(
@@ -448,24 +451,24 @@ def write_games(
                     (
                         event_id,
                         submission_id,
-                        players.get(game.pin1),
-                        players.get(game.pin2),
-                        waiting.get(game.pin1),
-                        waiting.get(game.pin2),
+                        players.get(pin1),
+                        players.get(pin2),
+                        waiting.get(pin1),
+                        waiting.get(pin2),
                         texts[score],
                         day or last_day,  # G3
                         0 if day is None else 1,
-                        game.round,
-                        game.board,
+                        round_,
+                        board,
                         kind,
                         part_name,
-                        _COLOUR[game.colour],
+                        colours[colour],
                         rate,
                         0 if not_graded else 1,
                         not_graded,
-                        game.line,
+                        line,
                         number,
-                        game.comment[:_COMMENT],
+                        comment[:_COMMENT],
                     ),
                 )
             )
