@@ -5,6 +5,7 @@ Run on a SQLite file of its own, whichever database the session tests."""
 
 import sqlite3
 from collections.abc import Iterator
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +89,20 @@ def test_nones_and_flags_are_bound_by_adapters_found_at_once_as_before(own) -> N
         cursor.execute("INSERT INTO f (a, b, c) VALUES (%s, %s, %s)", [None, True, False])
         cursor.execute("SELECT typeof(a), a, typeof(b), b, typeof(c), c FROM f")
         assert cursor.fetchone() == ("null", None, "integer", 1, "integer", 0)
+
+
+def test_a_date_is_bound_as_djangos_adapter_binds_it(own) -> None:
+    """Issue 25: a day bound by ``date.isoformat`` itself, the text Django's adapter
+    makes, without a function of its own around it; a time keeps Django's adapter."""
+    from django.db.backends.sqlite3.base import adapt_date
+
+    key = sqlite3.PrepareProtocol
+    assert sqlite3.adapters[(date, key)] is date.isoformat
+    days = [date(1, 1, 1), date(2009, 10, 5), date(9999, 12, 31)]
+    assert [sqlite3.adapters[(date, key)](day) for day in days] == list(map(adapt_date, days))
+    moment = datetime(2009, 10, 5, 18, 30, 1, 250)
+    with own.cursor() as cursor:
+        cursor.execute("CREATE TABLE d (a, b)")
+        cursor.execute("INSERT INTO d (a, b) VALUES (%s, %s)", [days[1], moment])
+        cursor.execute("SELECT typeof(a), a, b FROM d")
+        assert cursor.fetchone() == ("text", "2009-10-05", "2009-10-05 18:30:01.000250")
