@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from ecfgrading.engine.codes import GradingCode
 from ecfgrading.registry.models import (
     AuditLog,
     Club,
@@ -307,6 +308,30 @@ def test_views_after_another_importers_file_hold_what_a_fresh_load_reads() -> No
         assert view.cache.memberships == fresh_cache.memberships
         assert view.cache.births_known == fresh_cache.births_known
         assert view.cache.club_names == fresh_cache.club_names
+
+
+def test_members_seen_again_and_a_club_that_learns_its_code_are_indexed_as_loaded() -> None:
+    """Issue 25: a player seen at a club he was a member of already needs nothing of the
+    index; but a club known by name whose code a file gives has its code added to the
+    records of its members as they are seen, in this file (Bloggs) or a later one
+    (Smith), as a fresh load reads them."""
+    walsall = Club.objects.create(name="Walsall")
+    bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    for member in (bloggs, smith):
+        ClubMembership.objects.create(
+            player=member, club=walsall, first_season=2013, last_season=2013
+        )
+    ours = importer()
+    assert ours.index.record(bloggs.id).club_codes == frozenset()  # type: ignore[union-attr]
+    coded = BLOGGS + "#CLUB CODE=7WAL"
+    assert ours.import_file(a_file("AA00001", coded, newcomer(2, "Newman, Ned")), "a").accepted
+    sam = f"#PIN=1#BCF CODE={GradingCode(100001)}#NAME=Smith, Sam#CLUB NAME=Walsall"
+    assert ours.import_file(a_file("AA00002", sam, newcomer(2, "Oldman, Olly")), "b").accepted
+    fresh = load_record_index()
+    for member in (bloggs, smith):
+        assert ours.view.index.record(member.id) == fresh.record(member.id)
+        assert ours.view.index.record(member.id).club_codes == {"7WAL"}  # type: ignore[union-attr]
 
 
 def test_a_player_who_only_joined_a_club_is_brought_in_without_reading_him_again() -> None:
