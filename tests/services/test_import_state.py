@@ -311,9 +311,8 @@ def test_views_after_another_importers_file_hold_what_a_fresh_load_reads() -> No
 
 
 def test_members_seen_again_and_a_club_that_learns_its_code_are_indexed_as_loaded() -> None:
-    """Issue 25: a player seen at a club he was a member of already needs nothing of the
-    index; but a club known by name whose code a file gives has its code added to the
-    records of its members as they are seen, in this file (Bloggs) or a later one
+    """A club known by name whose code a file gives has its code added to the records of
+    its members already on record as they are seen, in this file (Bloggs) or a later one
     (Smith), as a fresh load reads them."""
     walsall = Club.objects.create(name="Walsall")
     bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
