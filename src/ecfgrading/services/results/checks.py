@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cache
 
 from django.db import connection, models
 from django.db.backends.base.operations import BaseDatabaseOperations
@@ -200,6 +201,22 @@ def event_on_record(event: EventDetails) -> EventOnRecord:
     code = event.code
     if not code or (event.time_control is None and event.submission_index is None):
         return EventOnRecord()
+    with connection.cursor() as cursor:
+        cursor.execute(_on_record_sql(connection.vendor), [code, code, *_DONE])
+        registered, last = cursor.fetchone()
+    return EventOnRecord(
+        None if registered is None else str(registered),
+        None if last is None else int(last),
+        asked=True,
+    )
+
+
+_DONE = (str(Submission.Status.ACCEPTED), str(Submission.Status.SUPERSEDED))
+
+
+@cache
+def _on_record_sql(vendor: str) -> str:
+    """``event_on_record``'s statement, made once (its text was made for each file)."""
     quote = connection.ops.quote_name
     event, sent = quote(Event._meta.db_table), quote(Submission._meta.db_table)
     rate, key = (quote(Event._meta.get_field(name).column) for name in ("rate", "code"))
@@ -207,18 +224,9 @@ def event_on_record(event: EventDetails) -> EventOnRecord:
         quote(Submission._meta.get_field(name).column)
         for name in ("submission_index", "event_code", "status")
     )
-    sql = (
+    return (
         f"SELECT (SELECT {rate} FROM {event} WHERE {key} = %s), "
         f"(SELECT MAX({index}) FROM {sent} WHERE {event_code} = %s AND {status} IN (%s, %s))"
-    )
-    done = [Submission.Status.ACCEPTED, Submission.Status.SUPERSEDED]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [code, code, *map(str, done)])
-        registered, last = cursor.fetchone()
-    return EventOnRecord(
-        None if registered is None else str(registered),
-        None if last is None else int(last),
-        asked=True,
     )
 
 

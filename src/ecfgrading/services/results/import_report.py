@@ -140,13 +140,24 @@ def _plain(value: Any) -> Any:
     for its fields formats an AttributeError and drops it, a season's 140,000 times."""
     if value is None or isinstance(value, _LEAVES):
         return value
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    kind = type(value)
+    try:
+        names = _FIELDS[kind]
+    except KeyError:
+        dataclass = is_dataclass(value) and not isinstance(value, type)
+        names = _FIELDS[kind] = tuple(f.name for f in fields(value)) if dataclass else None
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, tuple | list):
         return type(value)(_plain(item) for item in value)
     if isinstance(value, Mapping):
         return {key: _plain(item) for key, item in value.items()}
     return value
+
+
+# A report's types -> their fields' names (None: no dataclass), asked once each: a
+# season's 1,500 reports asked ``fields`` of each of their records (issue 25).
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 
 def _by_line(problem: Problem) -> tuple[int, str]:
