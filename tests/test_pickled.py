@@ -105,3 +105,33 @@ def test_a_process_that_never_imported_the_module_unpickles_the_record() -> None
 
 def _fields(record: Any) -> dict[str, Any]:
     return {name: getattr(record, name) for name in type(record).__dataclass_fields__}
+
+
+def test_a_field_named_as_the_generated_functions_own_names_is_refused() -> None:
+    """The function takes the fields as its parameters: one named as its own locals
+    would make a wrong record, silently."""
+    for name in ("cls", "stored", "record"):
+        with pytest.raises(TypeError, match="expected fields not named"):
+            by_fields(dataclass(frozen=True)(type("Clash", (), {"__annotations__": {name: int}})))
+
+
+def test_classes_of_one_name_in_two_functions_each_keep_their_function() -> None:
+    def one() -> type:
+        @by_fields
+        @dataclass(frozen=True)
+        class Local:
+            value: int
+
+        return Local
+
+    def two() -> type:
+        @by_fields
+        @dataclass(frozen=True)
+        class Local:
+            value: str
+
+        return Local
+
+    first, second = one(), two()
+    assert pickle.loads(pickle.dumps(first(1))) == first(1)
+    assert pickle.loads(pickle.dumps(second("a"))) == second("a")

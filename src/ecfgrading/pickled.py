@@ -31,10 +31,13 @@ T = TypeVar("T")
 
 def by_fields(cls: type[T]) -> type[T]:
     """Class decorator, over ``@dataclass``: ``cls`` pickled as its fields' values, in
-    their order. A subclass is pickled as pickle pickles it otherwise."""
+    their order. A subclass is pickled as pickle pickles it otherwise. So are its
+    copies (``copy``, ``deepcopy``), made by the same function."""
     names = tuple(field.name for field in dataclasses.fields(cls))  # type: ignore[arg-type]
+    if not names or _OURS.intersection(names):
+        raise TypeError(f"expected fields not named {sorted(_OURS)}, got {names}")
     made = _maker(cls, names)
-    made_name = f"_{cls.__name__}_made"
+    made_name = _made_name(cls)
     made.__name__ = made.__qualname__ = made_name
     made.__module__ = cls.__module__
     setattr(sys.modules[cls.__module__], made_name, made)
@@ -52,8 +55,17 @@ def by_fields(cls: type[T]) -> type[T]:
 def made_by(cls: type[T]) -> Callable[..., T]:
     """The function ``by_fields`` made for ``cls``: its fields' values in order make a
     record (for a record sent in another shape, made again here)."""
-    made: Callable[..., T] = getattr(sys.modules[cls.__module__], f"_{cls.__name__}_made")
+    made: Callable[..., T] = getattr(sys.modules[cls.__module__], _made_name(cls))
     return made
+
+
+def _made_name(cls: type) -> str:
+    """``_GameResult_made``: a class defined in a function gets its function's name too."""
+    return "_" + "".join(c if c.isalnum() else "_" for c in cls.__qualname__) + "_made"
+
+
+# The generated function's own names, which no field may take.
+_OURS = frozenset({"made", "record", "stored", "new", "set_", "cls"})
 
 
 def _slotted(cls: type) -> bool:

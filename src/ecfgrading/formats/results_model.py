@@ -268,7 +268,9 @@ class GameRows(Sequence[GameResult]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, GameRows):
             return self.games() == other.games()
-        return isinstance(other, tuple) and self.games() == other
+        if isinstance(other, tuple):
+            return self.games() == other
+        return NotImplemented
 
     def __hash__(self) -> int:
         return hash(self.games())
@@ -291,7 +293,8 @@ def rows_of(games: Sequence[GameResult]) -> tuple[GameFields, ...]:
 @dataclass(frozen=True)
 class ResultsPart:
     """MATCH, SECTION or OTHER RESULTS: a name, part fields and games. Pickled with its
-    games as rows (``GameRows``)."""
+    games as rows (``GameRows``), and so copied (``copy``, ``deepcopy``): read its games
+    as a sequence, not as a tuple."""
 
     kind: PartKind
     name: str = ""
