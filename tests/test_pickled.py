@@ -135,3 +135,8 @@ def test_classes_of_one_name_in_two_functions_each_keep_their_function() -> None
     first, second = one(), two()
     assert pickle.loads(pickle.dumps(first(1))) == first(1)
     assert pickle.loads(pickle.dumps(second("a"))) == second("a")
+
+
+def test_a_record_without_fields_is_refused() -> None:
+    with pytest.raises(TypeError, match="expected a dataclass with fields"):
+        by_fields(dataclass(frozen=True)(type("Empty", (), {})))

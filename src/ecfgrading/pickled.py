@@ -34,7 +34,9 @@ def by_fields(cls: type[T]) -> type[T]:
     their order. A subclass is pickled as pickle pickles it otherwise. So are its
     copies (``copy``, ``deepcopy``), made by the same function."""
     names = tuple(field.name for field in dataclasses.fields(cls))  # type: ignore[arg-type]
-    if not names or _OURS.intersection(names):
+    if not names:
+        raise TypeError(f"expected a dataclass with fields, got {cls.__qualname__}")
+    if _OURS.intersection(names):
         raise TypeError(f"expected fields not named {sorted(_OURS)}, got {names}")
     made = _maker(cls, names)
     made_name = _made_name(cls)

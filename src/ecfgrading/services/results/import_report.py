@@ -144,8 +144,8 @@ def _plain(value: Any) -> Any:
     try:
         names = _FIELDS[kind]
     except KeyError:
-        dataclass = is_dataclass(value) and not isinstance(value, type)
-        names = _FIELDS[kind] = tuple(f.name for f in fields(value)) if dataclass else None
+        record = is_dataclass(value) and not isinstance(value, type)
+        names = _FIELDS[kind] = tuple(f.name for f in fields(value)) if record else None
     if names is not None:
         return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, tuple | list):
