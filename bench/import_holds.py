@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from season_db import season_files, starting_list  # bench/, beside this script
+
 MARK = "HOLD-RESULT "
 
 
@@ -59,23 +61,12 @@ def _child(season: Path, hold: str) -> dict[str, Any]:
 
 def _one(season: Path, hold: str) -> dict[str, Any]:
     """The import in this process, its commits counted and timed, its I/O read."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    starting_list(season)
     from django.db import connection
 
-    from ecfgrading.services.lists.imports import import_grade_list
     from ecfgrading.services.results import import_files, ingest
 
-    info = json.loads((season / "season.json").read_text(encoding="utf-8"))
-    call_command("migrate", verbosity=0)
-    data = (season / info["list_file"]).read_bytes()
-    import_grade_list(data, list_id=info["list_id"], filename=info["list_file"], actor="bench")
-    order = (season / "order").read_text(encoding="utf-8").splitlines()
-    names = [line.split("\t")[0] for line in order if line.strip()]
-    files = [(name, (season / "results" / name).read_bytes()) for name in names]
+    files = season_files(season)
     ingest.HOLD_SECONDS = float("inf") if hold == "batch" else float(hold)
     commits = [0, 0.0]
     plain = connection.commit

@@ -22,9 +22,9 @@ longer, as valgrind makes the import. Prints the files accepted; nothing asserte
 from __future__ import annotations
 
 import argparse
-import json
-import os
 from pathlib import Path
+
+from season_db import season_files, starting_list  # bench/, beside this script
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -44,22 +44,10 @@ def main(argv: list[str] | None = None) -> None:
         help="how many times slower valgrind runs: a hold of turns lasts that much longer",
     )
     args = parser.parse_args(argv)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    from ecfgrading.services.lists.imports import import_grade_list
+    starting_list(args.season_dir)
     from ecfgrading.services.results import import_files, ingest, reading
 
-    info = json.loads((args.season_dir / "season.json").read_text(encoding="utf-8"))
-    call_command("migrate", verbosity=0)
-    data = (args.season_dir / info["list_file"]).read_bytes()
-    import_grade_list(data, list_id=info["list_id"], filename=info["list_file"], actor="bench")
-    order = (args.season_dir / "order").read_text(encoding="utf-8").splitlines()
-    names = [line.split("\t")[0] for line in order if line.strip()][: args.files]
-    files = [(name, (args.season_dir / "results" / name).read_bytes()) for name in names]
+    files = season_files(args.season_dir, args.files)
     if not args.read_ahead:
         reading.READ_AHEAD_FILES = len(files) + 1  # read here: one process counted
     # A hold of turns (ingest.HOLD_SECONDS) is a time: under valgrind it would end after

@@ -29,7 +29,6 @@ Prints seconds, the minimum of the rounds; nothing asserted.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -42,7 +41,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+BENCH = Path(__file__).resolve().parent
+if str(BENCH) not in sys.path:
+    sys.path.append(str(BENCH))  # bench/season_db.py, when imported as bench.statement_replay
+
+from season_db import season_files, starting_list  # noqa: E402
 
 # One statement the importer sent: its text (Django's placeholders), its values (a list
 # of rows for executemany), whether it was sent by executemany.
@@ -214,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-replay-home-") as home:
         before = _starting_list(args.season_dir, Path(home))
-        sent, imported = _captured(_season_files(args.season_dir, args.files))
+        sent, imported = _captured(season_files(args.season_dir, args.files or None))
         turns = transactions(sent)
         as_sent = _least(args.rounds, before, lambda db: replay_as_sent(db, turns))
         units: list[int] = []
@@ -242,32 +245,14 @@ def _starting_list(season: Path, home: Path) -> Path:
     as it then stands."""
     os.environ["ECFGRADING_HOME"] = str(home)
     os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    starting_list(season)
     from django.db import connection
 
-    from ecfgrading.services.lists.imports import import_grade_list
-
-    info = json.loads((season / "season.json").read_text(encoding="utf-8"))
-    call_command("migrate", verbosity=0)
-    data = (season / info["list_file"]).read_bytes()
-    import_grade_list(data, list_id=info["list_id"], filename=info["list_file"], actor="bench")
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the file holds every row
     before = home / "before.sqlite3"
     shutil.copy(connection.settings_dict["NAME"], before)
     return before
-
-
-def _season_files(season: Path, first: int) -> list[tuple[str, bytes]]:
-    """The season's files in the order received, or its ``first`` (0: all)."""
-    order = (season / "order").read_text(encoding="utf-8").splitlines()
-    names = [line.split("\t")[0] for line in order if line.strip()]
-    names = names[:first] if first else names
-    return [(name, (season / "results" / name).read_bytes()) for name in names]
 
 
 if __name__ == "__main__":
