@@ -9,8 +9,8 @@ then the season's files (or the first ``--files``) imported by ``import_files``,
 as ``results import`` runs it, every statement the importer sends captured with its
 values and every commit marked (a wrapper sees each, so that this import is slower than
 ``bench/ingest.py``'s, and is printed only for scale). Then, ``--rounds`` times each, on a
-fresh copy of the database as it stood before the import (WAL, the settings' page cache,
-the reference checks off, since the second replay changes the order of the rows):
+fresh copy of the database as it stood before the import (the settings' PRAGMAs, the
+reference checks off, since the second replay changes the order of the rows):
 
 * **as sent**: each statement as the import sent it, a transaction for each of its
   transactions, every row asked for fetched: what the import's SQL costs SQLite with no
@@ -129,9 +129,8 @@ def replay_as_sent(db: sqlite3.Connection, turns: list[list[Sent]]) -> None:
         db.execute("COMMIT")
 
 
-def replay_grouped(db: sqlite3.Connection, turns: list[list[Sent]]) -> int:
-    """The statements sent, replaying ``turns`` a transaction a unit."""
-    sent = 0
+def replay_grouped(db: sqlite3.Connection, turns: list[list[Sent]]) -> None:
+    """``turns`` replayed a transaction a unit (``grouped``)."""
     for statements in turns:
         db.execute("BEGIN IMMEDIATE")
         for sql, rows in grouped(statements):
@@ -139,26 +138,21 @@ def replay_grouped(db: sqlite3.Connection, turns: list[list[Sent]]) -> int:
                 db.execute(_sqlite(sql), rows[0]).fetchall()
             else:
                 db.executemany(_sqlite(sql), rows)
-            sent += 1
         db.execute("COMMIT")
-    return sent
 
 
 @contextmanager
 def _copy_of(path: Path) -> Iterator[sqlite3.Connection]:
-    """A fresh copy of the database at ``path``, set as the registry's connections are."""
+    """A fresh copy of the database at ``path``, set as the registry's connections are
+    (the settings' own PRAGMAs)."""
+    from django.db import connection
+
     with tempfile.TemporaryDirectory(prefix="ecfgrading-bench-replay-") as scratch:
         copy = Path(scratch) / "replay.sqlite3"
         shutil.copy(path, copy)
         db = sqlite3.connect(copy, isolation_level=None)
-        for pragma in (
-            "journal_mode=WAL",
-            "synchronous=NORMAL",
-            "cache_size=-32768",
-            "temp_store=MEMORY",
-            "foreign_keys=OFF",
-        ):
-            db.execute(f"PRAGMA {pragma}")
+        db.executescript(connection.settings_dict["OPTIONS"]["init_command"])
+        db.execute("PRAGMA foreign_keys=OFF")  # the grouped replay writes rows in another order
         try:
             yield db
         finally:
@@ -220,8 +214,8 @@ def main(argv: list[str] | None = None) -> None:
         sent, imported = _captured(season_files(args.season_dir, args.files or None))
         turns = transactions(sent)
         as_sent = _least(args.rounds, before, lambda db: replay_as_sent(db, turns))
-        units: list[int] = []
-        one_unit = _least(args.rounds, before, lambda db: units.append(replay_grouped(db, turns)))
+        one_unit = _least(args.rounds, before, lambda db: replay_grouped(db, turns))
+    units = sum(len(grouped(statements)) for statements in turns)
     statements = sum(map(len, turns))
     said = [
         ("the import, statements captured", imported, ""),
@@ -231,7 +225,7 @@ def main(argv: list[str] | None = None) -> None:
             f"import / this {imported / as_sent:.1f}x",
         ),
         (
-            f"one statement a table a transaction ({units[-1]:,} statements)",
+            f"one statement a table a transaction ({units:,} statements)",
             one_unit,
             f"{one_unit - as_sent:+.2f} s against as sent",
         ),
