@@ -36,7 +36,7 @@ from ecfgrading.lookups.clubs import (
 from ecfgrading.lookups.county_teams import county_team
 from ecfgrading.lookups.freshness import one_token
 from ecfgrading.lookups.lists import current_season
-from ecfgrading.lookups.members import Sort, warm_members
+from ecfgrading.lookups.members import Sort, graded_in, warm_members
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -440,6 +440,19 @@ def test_a_members_page_reads_the_same_few_queries_whatever_its_size(kent) -> No
     # The data token, the lists, the merged records (Ian Ivy has one) and those among the
     # members, the members in order, the page's entries: never one per member.
     assert queries() == few == 6
+
+
+def test_who_is_graded_is_read_as_a_set_without_an_order(kent) -> None:
+    """Issue 25: who is graded in a list's versions is made a set of, and read without
+    the entries' default order (by list, version and name: a national list's 45,000
+    joined to their players and sorted, 120 ms of the 130 its statement took)."""
+    versions = sorted(ListEntry.objects.values_list("version_id", flat=True).distinct())
+    with CaptureQueriesContext(connection) as captured:
+        graded = graded_in(versions)
+    (read,) = [q["sql"] for q in captured.captured_queries if "registry_listentry" in q["sql"]]
+    assert "ORDER BY" not in read
+    published = ListEntry.objects.filter(version_id__in=versions, published=True)
+    assert graded == set(published.values_list("player_id", flat=True)) != set()
 
 
 # County teams -------------------------------------------------------------------------------
