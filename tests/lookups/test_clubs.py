@@ -32,6 +32,7 @@ from ecfgrading.lookups.clubs import (
     find_club,
     find_clubs,
     find_county,
+    warm_clubs,
 )
 from ecfgrading.lookups.county_teams import county_team
 from ecfgrading.lookups.freshness import one_token
@@ -440,6 +441,31 @@ def test_a_members_page_reads_the_same_few_queries_whatever_its_size(kent) -> No
     # The data token, the lists, the merged records (Ian Ivy has one) and those among the
     # members, the members in order, the page's entries: never one per member.
     assert queries() == few == 6
+
+
+def test_a_countys_members_are_put_in_order_once_a_token_while_warming(kent) -> None:
+    """Issue 25: a county's members in order (a national county's 6,000) are read once
+    per data token, while warming, as its team is: its page then reads them from memory,
+    a query fewer, the same page. New data is a new token: its members read again."""
+    club_service.forget_index()
+    club_index()  # built once per data token, as warming would
+    warm_members()
+    with CaptureQueriesContext(connection) as made_cold, one_token():
+        cold = county_members("kent")
+    club_service.forget_index()
+    warm_clubs()
+    with CaptureQueriesContext(connection) as made_warm, one_token():
+        warm = county_members("kent")
+    assert warm == cold
+    assert len(made_warm) == len(made_cold) - 1
+    newcomer = person("Newcomer", "Ned")
+    member(newcomer, kent["clubs"]["can"], 2012, 2012)
+    rev1 = ListEntry.objects.filter(version__name="rev1", published=True)
+    kept: dict[Player, Grade] = {e.player: (e.grade, e.category) for e in rev1}
+    publish("2012-07", "standard", "rev2", {**kept, newcomer: (100, "E")})
+    again = county_members("kent")
+    assert again.page.total == cold.page.total + 1
+    assert "Newcomer, Ned" in [m.name for m in again.page.items]
 
 
 def test_who_is_graded_is_read_as_a_set_without_an_order(kent) -> None:

@@ -43,6 +43,7 @@ from ecfgrading.lookups.members import (
     Member,
     Sort,
     Source,
+    forget_orders,
     member_page,
 )
 from ecfgrading.lookups.memberships import current_memberships
@@ -303,16 +304,20 @@ def club_index() -> ClubIndex:
 
 
 def warm_clubs() -> None:
-    """Build the club index of the current data token and its county teams, as the first
-    club lookup and county-team page would (``web.warming``)."""
+    """Build the club index of the current data token, its county teams and the order
+    of each county's members, as the first club lookup, county-team page and county page
+    would (``web.warming``)."""
     index = club_index()
     for county in index.county_names:
         index.county_team(county)
+        county_members(index.county(county).key)
 
 
 def forget_index() -> None:
-    """Drop the index (tests that rewrite the records under one token)."""
+    """Drop the index, and the members' orders kept (tests that rewrite the records
+    under one token)."""
     _INDEX.clear()
+    forget_orders()
 
 
 # -- the lookup -----------------------------------------------------------------------------
@@ -410,8 +415,8 @@ def county_members(
     clubs = index.of_county.get(pk, [])
     if team:
         found = county_team(index.county_team(pk))
-    else:
-        found = _memberships(season, Q(club_id__in=clubs), with_club=True)
+    else:  # its members' order kept once read (lookups.members, issue 25)
+        found = _memberships(season, Q(club_id__in=clubs), with_club=True, key=("county", pk))
     match = index.match("county", pk)
     return _member_list(
         match, found, kind="county-team" if team else "county", sort=sort, inactive=inactive,
@@ -457,9 +462,12 @@ def reference_season(lists: dict[Rate, list[CurrentList]]) -> int | None:
     return max((found[0].season for found in lists.values() if found), default=None)
 
 
-def _memberships(season: int | None, clubs: Q, *, with_club: bool) -> Source:
+def _memberships(
+    season: int | None, clubs: Q, *, with_club: bool, key: tuple[str, int] | None = None
+) -> Source:
     """Players whose membership of these clubs has not lapsed by ``season`` (C2), with
-    the clubs that make them members when ``with_club``."""
+    the clubs that make them members when ``with_club``; ``key``: what they are, for
+    their order to be kept (``Source.key``)."""
     if season is None:
         return Source(Q(pk__in=[]))  # nothing published yet: no season to reckon lapsing by
     rows = current_memberships(season).filter(clubs)
@@ -470,7 +478,12 @@ def _memberships(season: int | None, clubs: Q, *, with_club: bool) -> Source:
     def clubs_of(players: list[int] | None) -> list[Affiliation]:
         return _affiliations(rows if players is None else rows.filter(player_id__in=players))
 
-    return Source(Q(id__in=rows.values("player_id")), absorbed, clubs_of if with_club else None)
+    return Source(
+        Q(id__in=rows.values("player_id")),
+        absorbed,
+        clubs_of if with_club else None,
+        key=None if key is None else (*key, season),
+    )
 
 
 def _affiliations(rows: QuerySet[ClubMembership]) -> list[Affiliation]:
