@@ -22,6 +22,7 @@ from django.utils import timezone
 from ecfgrading.engine import GradingCode
 from ecfgrading.engine.periods import season_of
 from ecfgrading.lookups import clubs as club_service
+from ecfgrading.lookups import members as members_service
 from ecfgrading.lookups.clubs import (
     ClubNotFound,
     club_index,
@@ -37,7 +38,7 @@ from ecfgrading.lookups.clubs import (
 from ecfgrading.lookups.county_teams import county_team
 from ecfgrading.lookups.freshness import one_token
 from ecfgrading.lookups.lists import current_season
-from ecfgrading.lookups.members import Sort, graded_in, warm_members
+from ecfgrading.lookups.members import Sort, forget_orders, graded_in, warm_members
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -458,21 +459,34 @@ def test_a_countys_members_are_put_in_order_once_a_token_while_warming(kent) -> 
         warm = county_members("kent")
     assert warm == cold
     assert len(made_warm) == len(made_cold) - 1
-    newcomer = person("Newcomer", "Ned")
-    member(newcomer, kent["clubs"]["can"], 2012, 2012)
-    rev1 = ListEntry.objects.filter(version__name="rev1", published=True)
-    kept: dict[Player, Grade] = {e.player: (e.grade, e.category) for e in rev1}
-    publish("2012-07", "standard", "rev2", {**kept, newcomer: (100, "E")})
+    by_grade = county_members("kent", sort=Sort.STANDARD)  # an order of its own, kept apart
+    assert [m.name for m in by_grade.page.items][:2] == ["Baker, Bob", "Ångström, Alice"]
+    # Gus, graded, of a Sussex club, joins Canterbury: no list published, the same
+    # versions, only the token tells.
+    member(kent["players"]["Green, Gus"], kent["clubs"]["can"], 2012, 2012)
     again = county_members("kent")
     assert again.page.total == cold.page.total + 1
-    assert "Newcomer, Ned" in [m.name for m in again.page.items]
+    assert "Green, Gus" in [m.name for m in again.page.items]
+
+
+def test_the_orders_of_the_two_latest_tokens_are_kept() -> None:
+    """A request still on the token before the warming's keeps its own orders without
+    throwing away the new token's; a third token lets the oldest go."""
+    forget_orders()
+    older, newer = members_service._orders_of("a"), members_service._orders_of("b")
+    assert members_service._orders_of("a") is older  # the slow request's, kept
+    assert members_service._orders_of("b") is newer
+    members_service._orders_of("c")
+    assert members_service._orders_of("b") is newer
+    assert members_service._orders_of("a") is not older
+    forget_orders()
 
 
 def test_who_is_graded_is_read_as_a_set_without_an_order(kent) -> None:
     """Issue 25: who is graded in a list's versions is made a set of, and read without
     the entries' default order (by list, version and name: a national list's 45,000
     joined to their players and sorted, 120 ms of the 130 its statement took)."""
-    versions = sorted(ListEntry.objects.values_list("version_id", flat=True).distinct())
+    versions = sorted(set(ListEntry.objects.order_by().values_list("version_id", flat=True)))
     with CaptureQueriesContext(connection) as captured:
         graded = graded_in(versions)
     (read,) = [q["sql"] for q in captured.captured_queries if "registry_listentry" in q["sql"]]

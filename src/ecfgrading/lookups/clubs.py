@@ -36,7 +36,7 @@ from django.db.models import Q, QuerySet
 from ecfgrading.engine.types import Rate
 from ecfgrading.errors import NotFound, ServiceError
 from ecfgrading.lookups.county_teams import Teams, county_team, county_teams, is_team_club
-from ecfgrading.lookups.freshness import data_token
+from ecfgrading.lookups.freshness import data_token, one_token
 from ecfgrading.lookups.lists import CurrentList, VersionInfo, current_season, lists_by_rate
 from ecfgrading.lookups.members import (
     Affiliation,
@@ -307,10 +307,11 @@ def warm_clubs() -> None:
     """Build the club index of the current data token, its county teams and the order
     of each county's members, as the first club lookup, county-team page and county page
     would (``web.warming``)."""
-    index = club_index()
-    for county in index.county_names:
-        index.county_team(county)
-        county_members(index.county(county).key)
+    with one_token():  # read first: what is kept is never older than the token it is under
+        index = club_index()
+        for county in index.county_names:
+            index.county_team(county)
+            county_members(index.county(county).key, per_page=1)  # its order the point
 
 
 def forget_index() -> None:

@@ -211,17 +211,29 @@ def _graded_in_order(
     graded = graded_in(versions)
     if key is None:
         return _ids_among(ordered(), graded)
-    kept = (data_token(), key, sort, tuple(sorted(versions)))
-    found = _IN_ORDER.get(kept)
+    kept = _orders_of(data_token())
+    asked = (key, sort, tuple(sorted(versions)))
+    found = kept.get(asked)
     if found is None:
-        found = _ids_among(ordered(), graded)
-        if any(token != kept[0] for token, *_ in _IN_ORDER):
-            _IN_ORDER.clear()
-        _IN_ORDER[kept] = found
+        found = kept[asked] = _ids_among(ordered(), graded)
     return found
 
 
-_IN_ORDER: dict[tuple[str, Hashable, Sort, tuple[int, ...]], tuple[int, ...]] = {}
+_Orders = dict[tuple[Hashable, Sort, tuple[int, ...]], tuple[int, ...]]
+# Data token -> the orders kept under it, for the two latest tokens asked: a request
+# still on the token before the warming's does not throw away what warming kept. Read
+# and changed by requests' threads and the warming thread at once: each step one of the
+# dictionary's own, whole under the interpreter's lock, none iterating it live.
+_IN_ORDER: dict[str, _Orders] = {}
+
+
+def _orders_of(token: str) -> _Orders:
+    kept = _IN_ORDER.get(token)
+    if kept is None:
+        kept = _IN_ORDER.setdefault(token, {})
+        for older in list(_IN_ORDER)[:-2]:
+            _IN_ORDER.pop(older, None)
+    return kept
 
 
 def forget_orders() -> None:
@@ -256,7 +268,7 @@ def graded_in(versions: Iterable[int]) -> frozenset[int]:
         # a national list's 45,000 by name, 120 ms of 130).
         published = ListEntry.objects.filter(version_id__in=key[1], published=True).order_by()
         found = frozenset(pk for (pk,) in fetch(published.values_list("player_id")))
-        if any(token != key[0] for token, _versions in _GRADED):
+        if any(token != key[0] for token, _versions in list(_GRADED)):  # a copy: threads
             _GRADED.clear()
         _GRADED[key] = found
     return found
