@@ -22,7 +22,6 @@ from django.utils import timezone
 from ecfgrading.engine import GradingCode
 from ecfgrading.engine.periods import season_of
 from ecfgrading.lookups import clubs as club_service
-from ecfgrading.lookups import members as members_service
 from ecfgrading.lookups.clubs import (
     ClubNotFound,
     club_index,
@@ -38,7 +37,7 @@ from ecfgrading.lookups.clubs import (
 from ecfgrading.lookups.county_teams import county_team
 from ecfgrading.lookups.freshness import one_token
 from ecfgrading.lookups.lists import current_season
-from ecfgrading.lookups.members import Sort, forget_orders, graded_in, warm_members
+from ecfgrading.lookups.members import Sort, graded_in, warm_members
 from ecfgrading.registry.models import (
     Club,
     ClubMembership,
@@ -467,19 +466,6 @@ def test_a_countys_members_are_put_in_order_once_a_token_while_warming(kent) -> 
     again = county_members("kent")
     assert again.page.total == cold.page.total + 1
     assert "Green, Gus" in [m.name for m in again.page.items]
-
-
-def test_the_orders_of_the_two_latest_tokens_are_kept() -> None:
-    """A request still on the token before the warming's keeps its own orders without
-    throwing away the new token's; a third token lets the oldest go."""
-    forget_orders()
-    older, newer = members_service._orders_of("a"), members_service._orders_of("b")
-    assert members_service._orders_of("a") is older  # the slow request's, kept
-    assert members_service._orders_of("b") is newer
-    members_service._orders_of("c")
-    assert members_service._orders_of("b") is newer
-    assert members_service._orders_of("a") is not older
-    forget_orders()
 
 
 def test_who_is_graded_is_read_as_a_set_without_an_order(kent) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 
@@ -211,7 +211,7 @@ def _graded_in_order(
     graded = graded_in(versions)
     if key is None:
         return _ids_among(ordered(), graded)
-    kept = _orders_of(data_token())
+    kept = _kept_under(_IN_ORDER, data_token())
     asked = (key, sort, tuple(sorted(versions)))
     found = kept.get(asked)
     if found is None:
@@ -219,21 +219,24 @@ def _graded_in_order(
     return found
 
 
-_Orders = dict[tuple[Hashable, Sort, tuple[int, ...]], tuple[int, ...]]
-# Data token -> the orders kept under it, for the two latest tokens asked: a request
-# still on the token before the warming's does not throw away what warming kept. Read
-# and changed by requests' threads and the warming thread at once: each step one of the
-# dictionary's own, whole under the interpreter's lock, none iterating it live.
-_IN_ORDER: dict[str, _Orders] = {}
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
-def _orders_of(token: str) -> _Orders:
-    kept = _IN_ORDER.get(token)
+def _kept_under(store: dict[str, dict[_K, _V]], token: str) -> dict[_K, _V]:
+    """What ``store`` keeps under the data token ``token``: the latest token's only, as
+    the club index (``lookups.clubs``). Requests' threads and the warming thread use it
+    at once: each step one of the dictionary's own, none iterating it."""
+    kept = store.get(token)
     if kept is None:
-        kept = _IN_ORDER.setdefault(token, {})
-        for older in list(_IN_ORDER)[:-2]:
-            _IN_ORDER.pop(older, None)
+        kept = {}
+        store.clear()
+        store[token] = kept
     return kept
+
+
+# Data token -> (the members' key, sort, versions) -> their ids in order.
+_IN_ORDER: dict[str, dict[tuple[Hashable, Sort, tuple[int, ...]], tuple[int, ...]]] = {}
 
 
 def forget_orders() -> None:
@@ -254,23 +257,21 @@ def _page_ids(everyone: tuple[int, ...], number: int, per_page: int) -> tuple[li
     return list(everyone[start:end]), total, number
 
 
-_GRADED: dict[tuple[str, tuple[int, ...]], frozenset[int]] = {}  # of the latest token only
+_GRADED: dict[str, dict[tuple[int, ...], frozenset[int]]] = {}  # data token -> versions -> ids
 
 
 def graded_in(versions: Iterable[int]) -> frozenset[int]:
     """The players published in any of these versions: one query per data token and set
     of versions (a national list's 45,000 entries), kept for the member lists that follow
     and warmed for the current lists (``warm_members``)."""
-    key = (data_token(), tuple(sorted(set(versions))))
-    found = _GRADED.get(key)
+    kept = _kept_under(_GRADED, data_token())
+    asked = tuple(sorted(set(versions)))
+    found = kept.get(asked)
     if found is None:
         # Unordered: a set is made of them (the entries' default order joined and sorted
         # a national list's 45,000 by name, 120 ms of 130).
-        published = ListEntry.objects.filter(version_id__in=key[1], published=True).order_by()
-        found = frozenset(pk for (pk,) in fetch(published.values_list("player_id")))
-        if any(token != key[0] for token, _versions in list(_GRADED)):  # a copy: threads
-            _GRADED.clear()
-        _GRADED[key] = found
+        published = ListEntry.objects.filter(version_id__in=asked, published=True).order_by()
+        found = kept[asked] = frozenset(pk for (pk,) in fetch(published.values_list("player_id")))
     return found
 
 
