@@ -66,7 +66,7 @@ def _nothing_made_yet() -> None:
 
 
 BACKENDS = {
-    "database": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "web_cache"},
+    "database": {"BACKEND": "ecfgrading.web.table_cache.TableCache", "LOCATION": "web_cache"},
     "redis": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL},
 }
 
@@ -145,7 +145,7 @@ def test_a_page_of_another_address_is_another_entry(client: Client) -> None:
 def test_the_shared_cache_is_redis_when_redis_url_names_one_else_the_database() -> None:
     from django.conf import settings
 
-    expected = "RedisCache" if os.environ.get("REDIS_URL") else "DatabaseCache"
+    expected = "RedisCache" if os.environ.get("REDIS_URL") else "TableCache"
     assert settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1] == expected
 
 

@@ -43,7 +43,7 @@ def redis_cache() -> dict[str, Any]:
     }
 
 
-DATABASE_CACHE = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "web_cache"}
+DATABASE_CACHE = {"BACKEND": "ecfgrading.web.table_cache.TableCache", "LOCATION": "web_cache"}
 
 
 @pytest.fixture(params=["redis", "database"])
