@@ -24,9 +24,13 @@ client gets it in the encoding it asked for.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, get_urlconf, reverse
 from django.utils.cache import patch_vary_headers
 
 # What is worth compressing: the pages, their JSON twins and the API, the list downloads.
@@ -36,10 +40,16 @@ COMPRESSED_TYPES = ("text/html", "application/json", "text/csv")
 def _private_prefixes() -> tuple[str, ...]:
     """Where the staff work: never compressed, whatever a response says of itself (an
     address configuration without them, as some tests use, has none)."""
+    return _prefixes_under(get_urlconf() or settings.ROOT_URLCONF)
+
+
+@functools.lru_cache(maxsize=16)
+def _prefixes_under(urlconf: Any) -> tuple[str, ...]:
+    """``_private_prefixes`` of one address configuration, reversed once for it."""
     prefixes = []
     for name in ("backoffice:home", "admin:index"):
         try:
-            prefixes.append(reverse(name))
+            prefixes.append(reverse(name, urlconf=urlconf))
         except NoReverseMatch:
             continue
     return tuple(prefixes)

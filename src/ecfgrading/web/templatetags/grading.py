@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -69,7 +70,7 @@ def computed_under(rules_name: str | None, capital: bool = False) -> str:
     found = era(rules_name)
     name = found.name
     if found.anchor:
-        name = format_html('<a href="{}#{}">{}</a>', reverse("web:help"), found.anchor, name)
+        name = format_html('<a href="{}#{}">{}</a>', _help_url(), found.anchor, name)
     words = format_html(" ({})", found.words) if found.words else ""
     lead = "Computed" if capital else "computed"
     return format_html('<span class="rules">{} under {}{}</span>', lead, name, words)
@@ -145,6 +146,13 @@ _RULE_ID = re.compile(_RULE)
 _CITATION = re.compile(r"\s*\(([^()]*\b" + _RULE + r"[^()]*)\)")
 
 
+@functools.cache
+def _help_url() -> str:
+    """The help page's address, reversed once (as ``player_tags._pattern``): a player
+    page cites rules some two dozen times, and reversing was a twentieth of making it."""
+    return reverse("web:help")
+
+
 @register.simple_tag
 def ref(rule_ids: str) -> SafeString:
     """A rule id as a small footnote link to the help page's plain words: ``{% ref "G12" %}``.
@@ -158,7 +166,7 @@ def ref(rule_ids: str) -> SafeString:
     return format_html(
         '<sup class="rule-ref"><a href="{}#{}"><span class="visually-hidden">rule </span>{}</a>'
         "</sup>",
-        reverse("web:help"),
+        _help_url(),
         anchor,
         rule_ids.strip(),
     )
