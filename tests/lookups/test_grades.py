@@ -313,6 +313,26 @@ def test_a_players_last_game_is_his_latest_graded_one_of_either_rate() -> None:
     assert players.player_info(players.locate(ref(ann))).date_last_game == dt.date(2011, 5, 2)
 
 
+def test_each_found_players_last_game_counts_his_merged_records_games_on_either_side() -> None:
+    """G28: a merged record's games are its survivor's; the latest graded game of each
+    player a name search finds, whichever side he played, with none for one who has only
+    an ungraded game."""
+    ann, bob = person(100001, "Able", "Ann"), person(100002, "Able", "Bob")
+    cal = person(100003, "Able", "Cal")
+    old_ann = person(100004, "Able", "A", merged_into=ann)
+    record_game(ann, bob, "10", dt.date(2011, 3, 1))
+    record_game(bob, old_ann, "01", dt.date(2011, 8, 20))  # Ann's later game, as her old record
+    record_game(cal, bob, "1d", dt.date(2011, 9, 9), graded=False)
+
+    found = {p.code: p.date_last_game for p in players.players_named("able")}
+
+    assert found == {
+        ref(ann): dt.date(2011, 8, 20),
+        ref(bob): dt.date(2011, 8, 20),
+        ref(cal): None,
+    }
+
+
 def test_a_name_stem_finds_surnames_and_a_comma_finds_forenames_of_one_surname() -> None:
     smith_john, smith_jane = person(100001, "Smith", "John"), person(100002, "Smith", "Jane")
     smithers, smythe = person(100003, "Smithers", "Joe"), person(100004, "Smythe", "John")

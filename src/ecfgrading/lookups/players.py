@@ -34,7 +34,7 @@ from dataclasses import dataclass, fields
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from ecfgrading.engine.codes import GradingCode, InvalidCode, code_text
@@ -729,16 +729,30 @@ def _info(row: tuple[Any, ...], clubs: tuple[Club, ...], last: dt.date | None) -
 
 
 def _last_games(ids: Sequence[int]) -> dict[int, dt.date]:
-    """Each player's latest graded game, his merged records' games included (G28). The
-    games are found by player only (``graded`` filters the aggregate), so that each side
-    is read by its own index, not by the index of every graded game."""
+    """Each player's latest graded game, his merged records' games included (G28): for
+    each record and side, the last entry of that side's index of (player, graded, date),
+    one step of the index each. Aggregating a record's games instead read every game
+    of a name search's 500 players, the tail of the v2 search by name (issue 25)."""
     records = Survivors().holders(ids)
+    rows = (
+        Player.objects.filter(pk__in=list(records))
+        .order_by()
+        .annotate(first=_latest_graded("player1"), second=_latest_graded("player2"))
+        .values_list("pk", "first", "second")
+    )
     last: dict[int, dt.date] = {}
-    for side in ("player1_id", "player2_id"):
-        games = Game.objects.filter(**{f"{side}__in": list(records)}).order_by().values_list(side)
-        latest = games.annotate(day=Max("game_date", filter=Q(graded=True)))
-        for pid, day in latest:
-            end = records[pid]
+    for pk, *days in rows:
+        end = records[pk]
+        for day in days:
             if day is not None:
                 last[end] = max(day, last.get(end, day))
     return last
+
+
+def _latest_graded(side: str) -> Subquery:
+    """The date of the latest graded game the outer player played on ``side``
+    (``graded__in``: SQLite reads a bare boolean as no step of an index, and sorted each
+    player's games; see ``list_inputs``)."""
+    games = Game.objects.filter(**{side: OuterRef("pk")}, graded__in=[True])
+    games = games.order_by("-game_date")
+    return Subquery(games.values("game_date")[:1])
