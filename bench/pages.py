@@ -277,6 +277,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)  # as `serve` does
+    from ecfgrading.web.statements import prepare_page_statements
+
+    prepare_page_statements()  # as `serve` does for its workers, on PostgreSQL
     _statistics_as_served()
     _warmed_as_served()
     load_before = os.getloadavg()

@@ -248,30 +248,3 @@ def test_a_postgresql_connection_is_told_its_lock_timeout_and_the_cost_of_pages(
         (timeout,) = cursor.fetchone()
     assert float(cost) == 1.1
     assert timeout == "5min"  # ECFGRADING_LOCK_TIMEOUT's default, 300 s
-
-
-@pytest.mark.postgresql
-@pytest.mark.django_db
-def test_a_statement_sent_five_times_on_a_postgresql_connection_is_prepared() -> None:
-    """A page's statements are the same for every player: after the fifth, the server
-    runs the plan it prepared instead of planning again (issue 25). The values are sent
-    apart, so one prepared statement serves every player's."""
-    from django.db import connection
-
-    from ecfgrading.registry.models import Player
-
-    def prepared() -> list[str]:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT statement FROM pg_prepared_statements")
-            return [row[0] for row in cursor.fetchall() if "registry_player" in row[0]]
-
-    before = prepared()
-    for code in (100001, 100002, 100003, 100004, 100005):
-        list(Player.objects.filter(code=code).values_list("id", flat=True))
-    after_five = prepared()
-    list(Player.objects.filter(code=100006).values_list("id", flat=True))
-    after_six = prepared()
-
-    assert after_five == before
-    [added] = set(after_six) - set(before)
-    assert '"registry_player"."code" = $1' in added

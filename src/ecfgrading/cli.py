@@ -921,6 +921,9 @@ def serve(host: str, port: int, workers: int | None, threads: int, access_log: b
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)  # whitenoise's manifest
+    from ecfgrading.web.statements import prepare_page_statements
+
+    prepare_page_statements()  # the workers' own connections, on PostgreSQL
     _advise_beyond_this_machine(host)
     plural = "s" if workers > 1 else ""
     click.echo(f"serving on {_url(host, port)} with {workers} worker{plural} (Ctrl-C stops)")

@@ -142,14 +142,6 @@ def _database(url: str | None, home: Path) -> dict[str, Any]:
         options.setdefault(
             "options", f"-c lock_timeout={LOCK_TIMEOUT}s -c random_page_cost={RANDOM_PAGE_COST}"
         )
-        # A statement sent five times on a connection is prepared, and planned no more
-        # (psycopg's own threshold; Django turns it off by default, for poolers that
-        # cannot keep prepared statements). A page's dozen statements are the same for
-        # every player: planning was most of the server's time on a cold player page,
-        # 2.8 ms of 4.1 (issue 25). Values are then sent apart from the statement, which
-        # preparing needs.
-        options.setdefault("server_side_binding", True)
-        options.setdefault("prepare_threshold", 5)
     return config
 
 

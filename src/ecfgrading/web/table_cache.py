@@ -8,8 +8,9 @@ PostgreSQL, a national player page's set took 2.2 ms of a page of some 50 (issue
 most of it the server compressing the page's 30 KB of base64 to store it out of line.
 Here a set is one upsert of the value compressed first (zlib's fastest level, a tenth
 of a millisecond for a player page, a fifth of its size), and the table is counted once
-every ``COUNT_EVERY`` sets of a process rather than at each: the cache may hold that
-many entries a process over ``MAX_ENTRIES`` before culling, as Django's may hold one.
+every ``COUNT_EVERY`` sets of a cache object rather than at each (Django makes one
+for each thread): the table may hold that many entries a thread of each worker over
+``MAX_ENTRIES`` before a count culls it, where Django's may hold one.
 
 What it stores reads back through Django's own ``get``: the compressed value is pickled
 as a call that decompresses it when unpickled (``_Packed``), so entries written by
@@ -34,8 +35,9 @@ from django.utils import timezone
 # Values pickled to fewer bytes than this are stored as they are: compressing them
 # would spare the database nothing.
 COMPRESS_FROM = 1024
-# The table is counted (and culled past MAX_ENTRIES) at a process's first set and then
-# once every this many.
+# The table is counted (and culled past MAX_ENTRIES) at a cache object's first set and
+# then once every this many. Stored values name ``_unpacked`` by its module's path: keep
+# both names, or entries written before a rename fail to read.
 COUNT_EVERY = 100
 
 
@@ -59,7 +61,7 @@ class TableCache(DatabaseCache):
 
     def __init__(self, table: str, params: dict[str, Any]) -> None:
         super().__init__(table, params)
-        self._sets_uncounted = 0  # a process's first set counts the table
+        self._sets_uncounted = 0  # the first set counts the table
 
     def set(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
@@ -78,7 +80,7 @@ class TableCache(DatabaseCache):
         try:
             # One statement is atomic by itself; inside a caller's transaction, a
             # savepoint keeps a failure here from spoiling it (as Django's set does).
-            inside = connection.in_atomic_block
+            inside = connection.in_atomic_block or not connection.get_autocommit()
             with (
                 transaction.atomic(using=db) if inside else nullcontext(),
                 connection.cursor() as cursor,
@@ -104,9 +106,9 @@ class TableCache(DatabaseCache):
 def _expiry(timeout: float | None) -> dt.datetime:
     """When an entry set now with Django's backend ``timeout`` expires, as Django's
     database cache writes it (no expiry: the latest date there is)."""
-    zone = dt.UTC if settings.USE_TZ else None
     if timeout is None:
-        return dt.datetime.max.replace(tzinfo=zone, microsecond=0)
+        return dt.datetime.max.replace(microsecond=0)  # naive, as Django's: no zone to move
+    zone = dt.UTC if settings.USE_TZ else None
     return dt.datetime.fromtimestamp(timeout, tz=zone).replace(microsecond=0)
 
 
