@@ -124,6 +124,26 @@ def test_a_public_page_seen_signed_in_is_compressed_only_if_it_shows_nothing_of_
     assert b"olivia" not in gzip.decompress(response.content)
 
 
+def test_the_staff_prefixes_follow_where_the_site_is_mounted() -> None:
+    """Reversed once per mount point, not once for ever: under a second script prefix
+    the back office is still known, and never compressed (BREACH)."""
+    from django.urls import get_script_prefix, set_script_prefix
+
+    from ecfgrading.web.middleware.compression import _private_prefixes
+
+    mounted = get_script_prefix()
+    try:
+        set_script_prefix("/")
+        at_root = _private_prefixes()
+        set_script_prefix("/grading/")
+        under = _private_prefixes()
+    finally:
+        set_script_prefix(mounted)
+
+    assert "/backoffice/" in at_root
+    assert "/grading/backoffice/" in under
+
+
 # an address too long to read ---------------------------------------------------------------
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
-from django.urls import NoReverseMatch, get_urlconf, reverse
+from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 from django.utils.cache import patch_vary_headers
 
 # What is worth compressing: the pages, their JSON twins and the API, the list downloads.
@@ -40,12 +40,13 @@ COMPRESSED_TYPES = ("text/html", "application/json", "text/csv")
 def _private_prefixes() -> tuple[str, ...]:
     """Where the staff work: never compressed, whatever a response says of itself (an
     address configuration without them, as some tests use, has none)."""
-    return _prefixes_under(get_urlconf() or settings.ROOT_URLCONF)
+    return _prefixes_under(get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
 
 
 @functools.lru_cache(maxsize=16)
-def _prefixes_under(urlconf: Any) -> tuple[str, ...]:
-    """``_private_prefixes`` of one address configuration, reversed once for it."""
+def _prefixes_under(urlconf: Any, script_prefix: str) -> tuple[str, ...]:
+    """``_private_prefixes`` of one address configuration under one script prefix (where
+    the site is mounted, which ``reverse`` reads), reversed once for them."""
     prefixes = []
     for name in ("backoffice:home", "admin:index"):
         try:

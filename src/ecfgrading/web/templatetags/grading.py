@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import template
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
@@ -146,11 +146,15 @@ _RULE_ID = re.compile(_RULE)
 _CITATION = re.compile(r"\s*\(([^()]*\b" + _RULE + r"[^()]*)\)")
 
 
-@functools.cache
 def _help_url() -> str:
-    """The help page's address, reversed once (as ``player_tags._pattern``): a player
-    page cites rules some two dozen times, and reversing was a twentieth of making it."""
-    return reverse("web:help")
+    """The help page's address, reversed once where the site is mounted: a player page
+    cites rules some two dozen times, and reversing was a twentieth of making it."""
+    return _help_url_under(get_script_prefix())
+
+
+@functools.lru_cache(maxsize=16)
+def _help_url_under(script_prefix: str) -> str:
+    return reverse("web:help")  # under the script prefix reverse reads, as given
 
 
 @register.simple_tag
