@@ -40,6 +40,7 @@ from ecfgrading.registry.models import (
     StoredGamePoints,
 )
 from ecfgrading.web.api.compat import payloads, shapes
+from tests.web.captured import page_statements
 
 pytestmark = pytest.mark.django_db
 
@@ -646,7 +647,7 @@ def test_a_clubs_players_cost_the_same_queries_for_a_small_club_and_a_large_one(
         cache.clear()  # each answer made afresh
         with CaptureQueriesContext(connection) as captured:
             found = body(v2(client, f"club_players/{code}"))
-        return len(captured), len(found["players"])
+        return len(page_statements(captured)), len(found["players"])
 
     codes = [str(club.code) for club in Club.objects.filter(code__isnull=False)]
     queries(codes[0])  # the club index is built once per data token

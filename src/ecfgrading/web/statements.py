@@ -28,11 +28,11 @@ def prepare_page_statements(handler: ConnectionHandler = connections) -> None:
     """Connections made from now on, to PostgreSQL, prepare what they send repeatedly;
     those already open are closed (a served worker opens its own after the fork)."""
     for alias in handler:
-        config = handler.settings[alias]
-        if config["ENGINE"] != POSTGRESQL:
-            continue
-        options = config.setdefault("OPTIONS", {})
-        options.setdefault("server_side_binding", True)
-        options.setdefault("prepare_threshold", PREPARED_AFTER)
-        handler[alias].settings_dict["OPTIONS"] = options
-        handler[alias].close()
+        config = handler.settings[alias]  # the dictionary its connections are made from
+        if config["ENGINE"] == POSTGRESQL:
+            options = config.setdefault("OPTIONS", {})
+            options.setdefault("server_side_binding", True)
+            options.setdefault("prepare_threshold", PREPARED_AFTER)
+    for opened in handler.all(initialized_only=True):
+        if opened.settings_dict["ENGINE"] == POSTGRESQL:
+            opened.close()  # opened again, on first use, with the options
