@@ -24,14 +24,12 @@ client gets it in the encoding it asked for.
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
-from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
-from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
+from django.urls import NoReverseMatch
 from django.utils.cache import patch_vary_headers
+
+from ecfgrading.web.reversed import reversed_once
 
 # What is worth compressing: the pages, their JSON twins and the API, the list downloads.
 COMPRESSED_TYPES = ("text/html", "application/json", "text/csv")
@@ -40,17 +38,10 @@ COMPRESSED_TYPES = ("text/html", "application/json", "text/csv")
 def _private_prefixes() -> tuple[str, ...]:
     """Where the staff work: never compressed, whatever a response says of itself (an
     address configuration without them, as some tests use, has none)."""
-    return _prefixes_under(get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
-
-
-@functools.lru_cache(maxsize=16)
-def _prefixes_under(urlconf: Any, script_prefix: str) -> tuple[str, ...]:
-    """``_private_prefixes`` of one address configuration under one script prefix (where
-    the site is mounted, which ``reverse`` reads), reversed once for them."""
     prefixes = []
     for name in ("backoffice:home", "admin:index"):
         try:
-            prefixes.append(reverse(name, urlconf=urlconf))
+            prefixes.append(reversed_once(name))
         except NoReverseMatch:
             continue
     return tuple(prefixes)

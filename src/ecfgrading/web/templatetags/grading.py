@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django import template
-from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from ecfgrading.engine.rules import ECF_2009, RuleSet
 from ecfgrading.lookups.guide import era
 from ecfgrading.services import officers
+from ecfgrading.web.reversed import reversed_once
 
 register = template.Library()
 
@@ -70,7 +69,7 @@ def computed_under(rules_name: str | None, capital: bool = False) -> str:
     found = era(rules_name)
     name = found.name
     if found.anchor:
-        name = format_html('<a href="{}#{}">{}</a>', _help_url(), found.anchor, name)
+        name = format_html('<a href="{}#{}">{}</a>', reversed_once("web:help"), found.anchor, name)
     words = format_html(" ({})", found.words) if found.words else ""
     lead = "Computed" if capital else "computed"
     return format_html('<span class="rules">{} under {}{}</span>', lead, name, words)
@@ -146,17 +145,6 @@ _RULE_ID = re.compile(_RULE)
 _CITATION = re.compile(r"\s*\(([^()]*\b" + _RULE + r"[^()]*)\)")
 
 
-def _help_url() -> str:
-    """The help page's address, reversed once where the site is mounted: a player page
-    cites rules some two dozen times, and reversing was a twentieth of making it."""
-    return _help_url_under(get_script_prefix())
-
-
-@functools.lru_cache(maxsize=16)
-def _help_url_under(script_prefix: str) -> str:
-    return reverse("web:help")  # under the script prefix reverse reads, as given
-
-
 @register.simple_tag
 def ref(rule_ids: str) -> SafeString:
     """A rule id as a small footnote link to the help page's plain words: ``{% ref "G12" %}``.
@@ -170,7 +158,7 @@ def ref(rule_ids: str) -> SafeString:
     return format_html(
         '<sup class="rule-ref"><a href="{}#{}"><span class="visually-hidden">rule </span>{}</a>'
         "</sup>",
-        _help_url(),
+        reversed_once("web:help"),
         anchor,
         rule_ids.strip(),
     )

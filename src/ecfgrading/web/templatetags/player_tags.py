@@ -9,7 +9,6 @@ colour is never the only signal.
 
 from __future__ import annotations
 
-import functools
 import html
 import math
 from collections.abc import Sequence
@@ -17,7 +16,6 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from django import template
-from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -25,6 +23,7 @@ from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.lookups.breakdown import GameRow
 from ecfgrading.lookups.history import HistoryPoint, HistoryRow
+from ecfgrading.web.reversed import reversed_once
 from ecfgrading.web.templatetags.grading import british
 
 register = template.Library()
@@ -79,10 +78,9 @@ def player_href(code: str) -> str:
     return _href("web:player", code)
 
 
-@functools.cache
 def _pattern(name: str) -> tuple[str, str]:
     """A route's URL around its code, reversed once: a page may link hundreds of games."""
-    before, _, after = reverse(name, kwargs={"code": "CODE"}).partition("CODE")
+    before, _, after = reversed_once(name, code="CODE").partition("CODE")
     return before, after
 
 
