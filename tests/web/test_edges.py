@@ -144,6 +144,23 @@ def test_the_staff_prefixes_follow_where_the_site_is_mounted() -> None:
     assert "/grading/backoffice/" in under
 
 
+def test_a_games_links_follow_where_the_site_is_mounted() -> None:
+    from django.urls import get_script_prefix, set_script_prefix
+
+    from ecfgrading.web.templatetags.player_tags import player_href
+
+    mounted = get_script_prefix()
+    try:
+        set_script_prefix("/")
+        at_root = player_href("123456A")
+        set_script_prefix("/grading/")
+        under = player_href("123456A")
+    finally:
+        set_script_prefix(mounted)
+
+    assert (at_root, under) == ("/players/123456A/", "/grading/players/123456A/")
+
+
 # an address too long to read ---------------------------------------------------------------
 
 
