@@ -26,6 +26,7 @@ from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.explain import stored_explanation, stored_explanations
 from ecfgrading.lookups.lists import list_label
 from ecfgrading.lookups.records import Survivors
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.registry.models import Game, ListEntry, Player
 
 _COLOURS = {"W": "white", "B": "black"}
@@ -254,8 +255,12 @@ class Breakdown:
 
 def game_details(ids: Iterable[int], final: Mapping[int, int]) -> dict[int, GameDetail]:
     """Games by id with their events (one query); sides as the surviving records."""
-    rows = Game.objects.filter(id__in=set(ids)).order_by().values_list(*DETAIL_COLUMNS)
-    return {row[0]: detail(row, final) for row in rows}
+    return {row[0]: detail(row, final) for row in _DETAILS.rows(set(ids))}
+
+
+_DETAILS = Statement(
+    lambda ids: Game.objects.filter(id__in=ids).order_by().values_list(*DETAIL_COLUMNS)
+)
 
 
 def detail(row: tuple[object, ...], final: Mapping[int, int]) -> GameDetail:
@@ -277,15 +282,19 @@ def detail(row: tuple[object, ...], final: Mapping[int, int]) -> GameDetail:
 def opponents(ids: Iterable[int | None]) -> dict[int, Opponent]:
     """Names and codes of the players given (one query)."""
     wanted = {i for i in ids if i is not None}
-    rows = (
-        Player.objects.filter(id__in=wanted)
+    return {
+        pk: Opponent(code_text(code), full_name(surname, forenames))
+        for pk, code, surname, forenames in _OPPONENTS.rows(wanted)
+    }
+
+
+_OPPONENTS = Statement(
+    lambda ids: (
+        Player.objects.filter(id__in=ids)
         .order_by()
         .values_list("id", "code", "surname", "forenames")
     )
-    return {
-        pk: Opponent(code_text(code), full_name(surname, forenames))
-        for pk, code, surname, forenames in rows
-    }
+)
 
 
 def wanted_games(explanations: Iterable[Explanation | None]) -> set[int]:

@@ -27,6 +27,7 @@ from ecfgrading.engine.periods import season_of
 from ecfgrading.errors import NotFound, ServiceError
 from ecfgrading.formats.names import full_name
 from ecfgrading.lookups.paging import PER_PAGE, Page, bounds
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.registry.models import Event, Game, NotGradedReason, PlayRate, Result
 
 PUBLIC_STATUSES = (Event.Status.RECEIVED, Event.Status.GRADED)
@@ -343,8 +344,14 @@ _REASONS = dict(NotGradedReason.choices)
 
 def _games_of(event: Event) -> list[tuple[_PartKey, GameRow]]:
     """The event's results as they stand, in the order they were recorded: one query."""
-    rows = _current_games().filter(event=event).order_by("sequence").values_list(*_GAME_COLUMNS)
-    return [_game(*row) for row in rows.iterator(chunk_size=2_000)]
+    return [_game(*row) for row in _EVENT_GAMES.rows(event.id)]
+
+
+_EVENT_GAMES = Statement(
+    lambda event_id: (
+        _current_games().filter(event_id=event_id).order_by("sequence").values_list(*_GAME_COLUMNS)
+    )
+)
 
 
 def _game(

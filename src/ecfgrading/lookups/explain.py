@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ecfgrading.engine import Category, Flag, Rate, ResultCode, StartSource
 from ecfgrading.engine.explain import (
@@ -28,6 +28,7 @@ from ecfgrading.errors import ErrorKind, ServiceError, user_input
 from ecfgrading.lookups import versions
 from ecfgrading.lookups.list_inputs import period_versions
 from ecfgrading.lookups.records import Survivors
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.registry.models import (
     ListEntry,
     ListVersion,
@@ -203,16 +204,7 @@ def _p0_games(entries: Sequence[ListEntry], survivors: Survivors) -> list[tuple[
     gave them, in the order it stored them (for one version and one player: by date and
     sequence)."""
     pairs = [(entry.version_id, entry.player_id) for entry in entries]
-    rows = (
-        StoredGamePoints.objects.filter(
-            version_id__in={version for version, _ in pairs},
-            player_id__in={player for _, player in pairs},
-            period=0,
-            game__isnull=False,
-        )
-        .order_by("date", "sequence")
-        .values_list("version_id", "player_id", *_P0_COLUMNS)
-    )
+    rows = _P0.rows({version for version, _ in pairs}, {player for _, player in pairs})
     stored: dict[tuple[int, int], list[_P0Row]] = {pair: [] for pair in pairs}
     for version, player, *row in rows:
         if (version, player) in stored:
@@ -247,24 +239,40 @@ def _p0_games(entries: Sequence[ListEntry], survivors: Survivors) -> list[tuple[
     ]
 
 
+_P0 = Statement(
+    lambda versions, players: (
+        StoredGamePoints.objects.filter(
+            version_id__in=versions, player_id__in=players, period=0, game__isnull=False
+        )
+        .order_by("date", "sequence")
+        .values_list("version_id", "player_id", *_P0_COLUMNS)
+    )
+)
+
+
 def _starts(
     wanted: set[tuple[int, int]],
 ) -> tuple[dict[int, dict[int, float | None]], dict[int, set[int]]]:
     """The starting grades of the (version, player) pairs wanted (G13), and the players
     whose starting grade was estimated (G7): by version, then player. One query."""
     versions = {version for version, _ in wanted}
-    rows = ListEntry.objects.filter(
-        version_id__in=versions, player_id__in={player for _, player in wanted}
-    ).order_by()
+    rows = _STARTS.rows(versions, {player for _, player in wanted})
     starts: dict[int, dict[int, float | None]] = {version: {} for version in versions}
     estimated: dict[int, set[int]] = {version: set() for version in versions}
-    for version, player, start, source in rows.values_list(
-        "version_id", "player_id", "start_grade", "start_source"
-    ):
+    for version, player, start, source in rows:
         starts[version][player] = start
         if source == StartSource.ESTIMATED:
             estimated[version].add(player)
     return starts, estimated
+
+
+_STARTS = Statement(
+    lambda versions, players: (
+        ListEntry.objects.filter(version_id__in=versions, player_id__in=players)
+        .order_by()
+        .values_list("version_id", "player_id", "start_grade", "start_source")
+    )
+)
 
 
 def _stored_game(
@@ -341,12 +349,20 @@ def _totals(
     versions' P0 are the list's P1 and P2); no query when none is asked for."""
     if not wanted:
         return {}
-    rows = StoredPeriodTotal.objects.filter(
-        version_id__in={version for version, _ in wanted},
-        player_id__in={record for _, records in wanted for record in records},
-    ).order_by()
-    found = rows.values_list("version_id", "player_id", "n", "total")
+    found = _TOTALS.rows(
+        {version for version, _ in wanted},
+        {record for _, records in wanted for record in records},
+    )
     return {(version, player): (n, total) for version, player, n, total in found}
+
+
+_TOTALS = Statement(
+    lambda versions, players: (
+        StoredPeriodTotal.objects.filter(version_id__in=versions, player_id__in=players)
+        .order_by()
+        .values_list("version_id", "player_id", "n", "total")
+    )
+)
 
 
 def _period_games(
@@ -358,17 +374,36 @@ def _period_games(
     record of each period (the rule) is by date and sequence, and needs no join."""
     if not spans:
         return []
-    rows = StoredGamePoints.objects.filter(
-        version_id__in={v for ids, _, _ in spans for v in ids},
-        player_id__in={r for _, _, records in spans for r in records},
-        period=0,
-        date__gte=min(period.start for _, period, _ in spans),
-        date__lte=max(period.end for _, period, _ in spans),
+    ordered = all(len(ids) == 1 and len(records) == 1 for ids, _, records in spans)
+    found = _PERIOD_GAMES[ordered].rows(
+        {v for ids, _, _ in spans for v in ids},
+        {r for _, _, records in spans for r in records},
+        min(period.start for _, period, _ in spans),
+        max(period.end for _, period, _ in spans),
     )
-    if all(len(ids) == 1 and len(records) == 1 for ids, _, records in spans):
-        rows = rows.order_by("date", "sequence")
-    found = rows.values_list("version_id", "player_id", "game_id", "date", "sequence", "points")
     return [(v, r, StoredPeriodGame(g or 0, d, s, p)) for v, r, g, d, s, p in found]
+
+
+def _period_games_query(ordered: bool) -> Statement:
+    """Stored games of some versions and records in a span of days; by date and sequence
+    if ``ordered``, else in the order of the model (by version, player, date, sequence)."""
+
+    def build(versions: list[int], players: list[int], first: date, last: date) -> Any:
+        rows = StoredGamePoints.objects.filter(
+            version_id__in=versions,
+            player_id__in=players,
+            period=0,
+            date__gte=first,
+            date__lte=last,
+        )
+        if ordered:
+            rows = rows.order_by("date", "sequence")
+        return rows.values_list("version_id", "player_id", "game_id", "date", "sequence", "points")
+
+    return Statement(build)
+
+
+_PERIOD_GAMES = {ordered: _period_games_query(ordered) for ordered in (False, True)}
 
 
 def _names(ids: set[int]) -> dict[int, str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from ecfgrading.engine.types import Rate
 from ecfgrading.lookups.lists import VersionInfo, list_label
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.lookups.versions import version_words
 from ecfgrading.registry.models import Amendment, ListEntry
 
@@ -105,12 +106,20 @@ def entry_rows(records: Sequence[int], versions: Iterable[VersionInfo]) -> list[
     """The records' entries in published versions, a survivor's own before a merged
     record's (``Survivors.pick``'s order): one query."""
     ids = [v.id for v in versions]
-    # Sorted here, so unordered there: the model's order joins players to sort by name.
-    query = ListEntry.objects.filter(player_id__in=records, version_id__in=ids).order_by()
-    rows = query.values_list(*ENTRY_FIELDS)
-    found = [EntryRow(*row) for row in rows]
+    found = [EntryRow(*row) for row in _ENTRIES.rows(records, ids)]
     rank = {pid: k for k, pid in enumerate(records)}
     return sorted(found, key=lambda row: (row.version_id, rank[row.player_id]))
+
+
+# Sorted by ``entry_rows``, so unordered here: the model's order joins players to sort by
+# name.
+_ENTRIES = Statement(
+    lambda records, ids: (
+        ListEntry.objects.filter(player_id__in=records, version_id__in=ids)
+        .order_by()
+        .values_list(*ENTRY_FIELDS)
+    )
+)
 
 
 def by_version(rows: Iterable[EntryRow]) -> dict[int, EntryRow]:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from ecfgrading.engine.periods import ListId
 from ecfgrading.engine.types import Rate
 from ecfgrading.lookups import versions as version_names
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.registry.models import ListVersion
 
 _MONTHS = {1: "January", 7: "July"}
@@ -100,11 +101,18 @@ def list_label(list_id: str) -> str:
 
 def published_versions() -> list[VersionInfo]:
     """Every published version, in list order then version order (initial, august, revN)."""
-    rows = ListVersion.objects.filter(status=ListVersion.Status.PUBLISHED).values_list(
+    found = [
+        VersionInfo(pk, lid, Rate(r), name, at, rules)
+        for pk, lid, r, name, at, rules in _PUBLISHED.rows()
+    ]
+    return sorted(found, key=lambda v: (v.list_id, v.rate.value, version_names.rank(v.name)))
+
+
+_PUBLISHED = Statement(
+    lambda: ListVersion.objects.filter(status=ListVersion.Status.PUBLISHED).values_list(
         "id", "grading_list__list_id", "grading_list__rate", "name", "published_at", "rules_name"
     )
-    found = [VersionInfo(pk, lid, Rate(r), name, at, rules) for pk, lid, r, name, at, rules in rows]
-    return sorted(found, key=lambda v: (v.list_id, v.rate.value, version_names.rank(v.name)))
+)
 
 
 def lists_by_rate(found: list[VersionInfo] | None = None) -> dict[Rate, list[CurrentList]]:

@@ -20,6 +20,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from ecfgrading.lookups.rows import fetch
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.registry.models import ClubMembership
 
 LAPSE_SEASONS = 3  # a club quoted in none of the latest three seasons is not shown
@@ -42,8 +43,17 @@ class ClubShown:
 def current_memberships(season: int) -> QuerySet[ClubMembership]:
     """Memberships quoted in the latest three seasons up to ``season`` (not lapsed), and
     not ended by hand by the grading team (``ended_on``: kept for identification)."""
+    return _current(season, lapsed_by(season))
+
+
+def lapsed_by(season: int) -> int:
+    """The latest season a membership quoted no later than has lapsed by ``season``."""
+    return season - LAPSE_SEASONS
+
+
+def _current(season: int, lapsed: int) -> QuerySet[ClubMembership]:
     return ClubMembership.objects.filter(
-        first_season__lte=season, last_season__gt=season - LAPSE_SEASONS, ended_on__isnull=True
+        first_season__lte=season, last_season__gt=lapsed, ended_on__isnull=True
     )
 
 
@@ -85,11 +95,21 @@ def _shown_rows(player_ids: Iterable[int] | QuerySet[Any], season: int) -> list[
     """(player id, club id, code, name, is location) of each membership shown as of
     ``season``, by player, the most recently quoted first, then by name: as the database
     gives them (one query, no per-row conversion)."""
-    memberships = current_memberships(season).filter(player_id__in=player_ids)
-    ordered = memberships.order_by(
+    if isinstance(player_ids, QuerySet):
+        return fetch(_shown_query(player_ids, season, lapsed_by(season)))
+    return _SHOWN.rows(list(player_ids), season, lapsed_by(season))
+
+
+def _shown_query(
+    player_ids: Iterable[int] | QuerySet[Any], season: int, lapsed: int
+) -> QuerySet[Any]:
+    memberships = _current(season, lapsed).filter(player_id__in=player_ids)
+    return memberships.order_by(
         "player_id", "-last_season", "-first_season", "club__name", "club_id"
     ).values_list("player_id", "club_id", "club__code", "club__name", "club__is_location")
-    # Fetched whole, not through a server-side cursor: PostgreSQL plans a cursor for its
-    # first rows (cursor_tuple_fraction), and for a list's subquery of players chose a
-    # plan that took a minute where the whole answer takes a tenth of a second.
-    return fetch(ordered)
+
+
+# Fetched whole, not through a server-side cursor: PostgreSQL plans a cursor for its first
+# rows (cursor_tuple_fraction), and for a list's subquery of players chose a plan that
+# took a minute where the whole answer takes a tenth of a second.
+_SHOWN = Statement(_shown_query)

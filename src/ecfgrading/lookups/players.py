@@ -62,7 +62,6 @@ from ecfgrading.lookups.grades import (
     Club,
     ListGrades,
     clubs_of,
-    fetch,
     list_grades,
     lists_in_force,
 )
@@ -92,6 +91,7 @@ from ecfgrading.lookups.provisional import (
     received_games,
 )
 from ecfgrading.lookups.records import Survivors
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.matching.names import prefix_successor, search_prefix
 from ecfgrading.registry.models import Game, ListEntry, Player, PlayerAlias
 
@@ -162,10 +162,16 @@ class _Record:
     merged_codes: tuple[str, ...] = ()  # the codes of the records merged into him (G28)
 
 
+_RECORD = Statement(
+    lambda pk: Player.objects.filter(id=pk).order_by().values_list(*PLAYER_COLUMNS, "date_of_birth")
+)
+
+
 def _record(located: Located) -> _Record:
-    query = Player.objects.filter(id=located.player_id).order_by()
-    row = query.values_list(*PLAYER_COLUMNS, "date_of_birth").get()
-    pk, _code, surname, forenames, _key, sex, fide_id, _member_no, nation, born = row
+    found = _RECORD.rows(located.player_id)
+    if not found:
+        raise Player.DoesNotExist(f"no player has the id {located.player_id}")
+    pk, _code, surname, forenames, _key, sex, fide_id, _member_no, nation, born = found[0]
     survivors = Survivors()
     name = full_name(surname, forenames)
     records = survivors.records(pk)
@@ -186,8 +192,12 @@ def _codes(player_ids: Sequence[int]) -> tuple[str, ...]:
 
 def _public_rows(ids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
     """Players' public columns by id (``grades.PLAYER_COLUMNS``): one query."""
-    query = Player.objects.filter(id__in=list(ids)).order_by().values_list(*PLAYER_COLUMNS)
-    return {row[0]: row for row in fetch(query)}
+    return {row[0]: row for row in _PUBLIC.rows(list(ids))}
+
+
+_PUBLIC = Statement(
+    lambda ids: Player.objects.filter(id__in=ids).order_by().values_list(*PLAYER_COLUMNS)
+)
 
 
 # -- his grades now -----------------------------------------------------------------------------
@@ -697,12 +707,17 @@ def players_named(stem: str) -> list[PlayerInfo]:
     # "Not merged" as an expression no index answers: SQLite, with no statistics, read
     # every unmerged player by the merges' index (most of the registry) and sorted them,
     # where the names' index gives the stem's players in order (issue 25).
-    matching = (
+    return player_infos([pk for (pk,) in _NAMED.rows(prefix, prefix_successor(prefix))])
+
+
+_NAMED = Statement(
+    lambda prefix, successor: (
         Player.objects.alias(merged=Coalesce("merged_into_id", 0))
-        .filter(name_key__gte=prefix, name_key__lt=prefix_successor(prefix), merged=0)
+        .filter(name_key__gte=prefix, name_key__lt=successor, merged=0)
         .order_by("name_key", "code")
+        .values_list("id")[:MAX_FOUND]
     )
-    return player_infos(list(matching.values_list("id", flat=True)[:MAX_FOUND]))
+)
 
 
 def player_infos(ids: Sequence[int]) -> list[PlayerInfo]:
@@ -734,19 +749,23 @@ def _last_games(ids: Sequence[int]) -> dict[int, dt.date]:
     one step of the index each. Aggregating a record's games instead read every game
     of a name search's 500 players, the tail of the v2 search by name (issue 25)."""
     records = Survivors().holders(ids)
-    rows = (
-        Player.objects.filter(pk__in=list(records))
-        .order_by()
-        .annotate(first=_latest_graded("player1"), second=_latest_graded("player2"))
-        .values_list("pk", "first", "second")
-    )
     last: dict[int, dt.date] = {}
-    for pk, *days in rows:
+    for pk, *days in _LAST_GAMES.rows(list(records)):
         end = records[pk]
         for day in days:
             if day is not None:
                 last[end] = max(day, last.get(end, day))
     return last
+
+
+_LAST_GAMES = Statement(
+    lambda records: (
+        Player.objects.filter(pk__in=records)
+        .order_by()
+        .annotate(first=_latest_graded("player1"), second=_latest_graded("player2"))
+        .values_list("pk", "first", "second")
+    )
+)
 
 
 def _latest_graded(side: str) -> Subquery:

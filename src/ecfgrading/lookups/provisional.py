@@ -54,6 +54,7 @@ from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.history import current_versions
 from ecfgrading.lookups.list_inputs import load_inputs
 from ecfgrading.lookups.lists import CurrentList, VersionInfo, list_label
+from ecfgrading.lookups.shaped import Statement
 from ecfgrading.registry.models import Game, StoredGamePoints, StoredPeriodTotal, Submission
 
 _KEY = "provisional:v1"
@@ -317,13 +318,8 @@ def received_games(
     since = {rate: run.list_id.previous_same_rate(rate).p0().end for rate, run in runs.items()}
     if not since:
         return {}
-    rows = {
-        row[0]: row
-        for side in ("player1_id", "player2_id")
-        for row in Game.objects.filter(
-            **{f"{side}__in": records}, graded=True, game_date__gt=min(since.values())
-        ).values_list(*DETAIL_COLUMNS, "sequence")
-    }
+    after = min(since.values())
+    rows = {row[0]: row for side in _RECEIVED.values() for row in side.rows(records, after)}
     found: dict[Rate, list[GameDetail]] = {rate: [] for rate in runs}
     for row in sorted(rows.values(), key=lambda r: (r[1], r[-1])):  # by date, as recorded
         rate, game = Rate(row[4]), detail(row[:-1], final)
@@ -331,6 +327,18 @@ def received_games(
         if rate in since and game.date > since[rate] and game.sides[0] != game.sides[1]:
             found[rate].append(game)
     return found
+
+
+def _received(side: str) -> Statement:
+    """A side's graded games after a day, by that side's (player, graded, date) index."""
+    return Statement(
+        lambda records, after: Game.objects.filter(
+            **{f"{side}__in": records}, graded=True, game_date__gt=after
+        ).values_list(*DETAIL_COLUMNS, "sequence")
+    )
+
+
+_RECEIVED = {side: _received(side) for side in ("player1_id", "player2_id")}
 
 
 def next_lists(
@@ -409,18 +417,23 @@ def _stored_counts(
     }
     wanted = {key: found[0] for key, found in sources.items() if len(found) == 1}
     ids = [v.id for v in wanted.values() if v is not None]
-    totals = dict(
+    totals: dict[int, int] = dict(_STORED_COUNTS.rows(ids, records))
+    count = {key: int(totals.get(v.id, 0)) if v else 0 for key, v in wanted.items()}
+    for (rate, k), found in sources.items():
+        if len(found) > 1:  # G34: read by date from the annual lists
+            count[(rate, k)] = _stored_by_date(found, records, runs[rate].list_id.period(k))
+    return {rate: (count[(rate, 1)], count[(rate, 2)]) for rate in runs}
+
+
+_STORED_COUNTS = Statement(
+    lambda ids, records: (
         StoredPeriodTotal.objects.filter(version_id__in=ids, player_id__in=records)
         .order_by()  # the model's ordering would join the players and versions for nothing
         .values("version_id")
         .annotate(n=Sum("n"))
         .values_list("version_id", "n")
     )
-    count = {key: int(totals.get(v.id, 0)) if v else 0 for key, v in wanted.items()}
-    for (rate, k), found in sources.items():
-        if len(found) > 1:  # G34: read by date from the annual lists
-            count[(rate, k)] = _stored_by_date(found, records, runs[rate].list_id.period(k))
-    return {rate: (count[(rate, 1)], count[(rate, 2)]) for rate in runs}
+)
 
 
 def _stored_by_date(
