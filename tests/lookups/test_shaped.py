@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ecfgrading.lookups import shaped
 from ecfgrading.lookups.shaped import Statement
-from ecfgrading.registry.models import Player
+from ecfgrading.registry.models import ClubMembership, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -157,6 +157,56 @@ def test_a_value_worked_out_from_an_argument_is_never_kept_as_a_constant() -> No
     assert statement.rows(600_001, 3) == [(600_000,), (600_001,)]
     assert statement.rows(600_003, 1) == [(600_003,)]
     assert made
+
+
+def test_values_worked_out_from_two_arguments_or_landing_on_another_marker() -> None:
+    """Worked out by ``build``, a value could equal another argument's marker (a season
+    three before the one given, the fourth of a list's markers) or be the same in both
+    builds (a difference of two arguments): either way it must not be kept."""
+    made = _players()
+    ids = [p.id for p in made]
+
+    def lapsed(code: int, ids: list[int]) -> QuerySet[Any]:
+        return (
+            Player.objects.filter(id__in=ids, code__gt=code - 3)
+            .order_by("code")
+            .values_list("code")
+        )
+
+    def apart(high: int, low: int) -> QuerySet[Any]:
+        return (
+            Player.objects.filter(code__lte=high, code__gte=low, id__gte=high - low)
+            .order_by("code")
+            .values_list("code")
+        )
+
+    for build, calls in (
+        (lapsed, [(600_004, ids), (600_001, ids)]),
+        (apart, [(600_003, 600_001), (600_002, 599_000)]),
+    ):
+        statement = Statement(build)
+        for args in calls:
+            assert statement.rows(*args) == list(build(*args))
+
+
+def test_a_small_integer_column_and_a_value_it_cannot_hold() -> None:
+    _players()
+
+    def seasons(first: int) -> QuerySet[Any]:
+        return ClubMembership.objects.filter(first_season__lte=first).values_list("club_id")
+
+    counted = _Counted(seasons)
+    statement = Statement(counted)
+    assert statement.rows(2015) == []
+    assert statement.rows(2016) == []
+    assert counted.calls == 2  # compiled: the markers fit a small integer column
+    assert statement.rows(40_000) == list(seasons(40_000))
+
+
+def test_a_build_that_refuses_its_markers_is_built_each_time() -> None:
+    made = _players()
+    statement = Statement(lambda ids: Player.objects.filter(id__in=ids).values_list("code"))
+    assert statement.rows([str(made[0].id)]) == [(600_000,)]  # text for a number
 
 
 def test_only_values_list_queries() -> None:

@@ -93,8 +93,9 @@ def club_labels(
 
 def _shown_rows(player_ids: Iterable[int] | QuerySet[Any], season: int) -> list[tuple[Any, ...]]:
     """(player id, club id, code, name, is location) of each membership shown as of
-    ``season``, by player, the most recently quoted first, then by name: as the database
-    gives them (one query, no per-row conversion)."""
+    ``season``, by player, the most recently quoted first, then by name: one query,
+    compiled once per shape for a list of players (``lookups.shaped``), or with a
+    subquery of them."""
     if isinstance(player_ids, QuerySet):
         return fetch(_shown_query(player_ids, season, lapsed_by(season)))
     return _SHOWN.rows(list(player_ids), season, lapsed_by(season))

@@ -12,11 +12,15 @@ statement, parameters and converted rows as building the queryset with those val
 would give (tests compare the two), without building it.
 
 The arguments a statement takes are plain values compared with columns: integers (ids,
-codes, seasons), text, dates, and lists of them for ``__in``. Anything else, an empty
-list, a list longer than LONGEST, an integer outside 32 bits (the range of an integer
-column on every database, where Django would answer "nothing" without asking) or a shape
-whose markers Django did not pass through as they were, is built and run as a queryset
-each time: slower, never wrong.
+codes, seasons), text, dates, and lists of them for ``__in``; ``build`` passes them to
+Django as they are, and works nothing out from them (a season three before the one given
+is an argument of its own). A value it works out all the same is found, as far as two
+builds with markers numbered apart and spaced differently can find it, and that shape is
+never kept. Anything else, an empty list, a list longer than LONGEST, an integer outside
+32 bits, a shape whose markers Django did not pass through as they were (an integer
+column whose range a marker is outside of, where Django answers without asking), or a
+build that fails on its markers, is built and run as a queryset each time: slower, not
+wrong.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from django.core.exceptions import EmptyResultSet, FullResultSet
+from django.core.exceptions import EmptyResultSet, FullResultSet, ValidationError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import QuerySet
@@ -36,19 +40,23 @@ from ecfgrading.registry.bulk import padded
 
 Row = tuple[Any, ...]
 _INT_RANGE = (-(2**31), 2**31 - 1)  # an integer column's range on every database
-# Markers: the top of a 32-bit integer's range, which no id or code reaches, inside an
-# integer column's range on every database, a positive one's too (Django answers "nothing"
-# for a value outside a column's range without asking: a small integer column's shapes are
-# therefore built each time); text no value holds; days before any federation's history.
-_INT_MARK = 2**31 - 1
+# Markers: integers counting down from the top of a small integer column's range (inside
+# every integer column's range on every database, a positive one's too: Django answers
+# "nothing" or "everything" for a value outside a column's range without asking), text no
+# value holds, and days before any federation's history. The second build's are numbered
+# from _SECOND and spaced _SPACING apart: a value worked out from one argument (a marker
+# plus or minus a constant) or from two (their difference) then differs between the builds.
+_INT_MARK = 2**15 - 1
 _TEXT_MARK = "\x00shaped {}\x00"
 _DATE_MARK = date(1, 1, 1)
+_MOST_MARKERS = 4_000  # a shape with more values is built each time
+_SECOND, _SPACING = 5_000, 3
 _KINDS = (int, str, date)
 # A longer list is built each time: its statement takes longer to run than to build, and
 # rounded up it could pass a database's limit of values a statement.
 LONGEST = 1_024
-# Shapes kept by each connection (each thread has its own): past this, they are dropped
-# and compiled again as asked.
+# Shapes kept by each connection (each thread has its own): past this, the oldest is
+# dropped, and compiled again if asked for.
 KEPT_SHAPES = 1_000
 
 
@@ -69,32 +77,32 @@ class Statement:
         connection = connections[DEFAULT_DB_ALIAS]
         shapes: dict[Any, _Compiled | None] = connection.__dict__.setdefault(_SHAPES, {})
         key = (self, tuple(_shape(value) for value in values))
-        if key not in shapes:
-            if len(shapes) >= KEPT_SHAPES:
-                shapes.clear()
-            shapes[key] = _compiled(self.build, values, connection)
-        compiled = shapes[key]
-        if compiled is None:
-            return self._built(args)
-        return compiled.run(values, connection)
+        compiled = shapes.get(key, _UNKNOWN)
+        if compiled is _UNKNOWN:
+            while len(shapes) >= KEPT_SHAPES:
+                shapes.pop(next(iter(shapes)), None)
+            compiled = shapes[key] = _compiled(self.build, values, connection)
+        found = None if compiled is None else compiled.run(values, connection)
+        return self._built(args) if found is None else found
 
     def _built(self, args: Sequence[Any]) -> list[Row]:
         return list(self.build(*args))
 
 
 _SHAPES = "_ecfgrading_shaped_statements"
+_UNKNOWN: Any = object()  # a shape not compiled yet
 
 
 def _plain(arg: Any) -> Any:
     """``arg`` as a statement takes it (a list padded to its shape), or None if it is not
     one of the values a statement takes."""
     if isinstance(arg, (list, tuple, set, frozenset)):
-        items = sorted(arg) if isinstance(arg, (set, frozenset)) else list(arg)
+        items = list(arg)
         if not items or len(items) > LONGEST or not all(_scalar(item) for item in items):
             return None
         if len({type(item) for item in items}) != 1:
             return None
-        return padded(items, least=1)
+        return padded(sorted(items) if isinstance(arg, (set, frozenset)) else items, least=1)
     return arg if _scalar(arg) else None
 
 
@@ -119,10 +127,14 @@ class _Compiled:
     compiler: Any  # the SQLCompiler, for its columns' converters
     converters: dict[int, Any]
 
-    def run(self, values: list[Any], connection: BaseDatabaseWrapper) -> list[Row]:
+    def run(self, values: list[Any], connection: BaseDatabaseWrapper) -> list[Row] | None:
+        """The rows for ``values``; None for a value its column cannot hold, for which
+        Django answers without asking (and PostgreSQL would refuse a small integer)."""
         params = list(self.params)
         for position, argument, item, wrap in self.slots:
             value = _adapted(values[argument] if item < 0 else values[argument][item], connection)
+            if wrap is not None and wrap.__name__ == "Int2" and not -(2**15) <= value < 2**15:
+                return None
             params[position] = value if wrap is None else wrap(value)
         with connection.cursor() as cursor:
             cursor.execute(self.sql, params)
@@ -141,7 +153,13 @@ def _compiled(
     that value's marker both times, and a constant if it is the same both times. Any
     other (a value the builder worked something out from, as a season three before the
     one given) makes the shape one built each time."""
-    first, second = (_built_marked(build, values, connection, at) for at in (0, _SECOND))
+    count = sum(len(value) if isinstance(value, list) else 1 for value in values)
+    if count > _MOST_MARKERS:
+        return None
+    first, second = (
+        _built_marked(build, values, connection, at, spacing)
+        for at, spacing in ((0, 1), (_SECOND, _SPACING))
+    )
     if first is None or second is None or first[1] != second[1]:
         return None
     compiler, sql, params, where = first
@@ -160,41 +178,40 @@ def _compiled(
     return _Compiled(sql, tuple(params), tuple(slots), compiler, compiler.get_converters(fields))
 
 
-_SECOND = 50_000  # the second build's markers start past the first's
-
-
 def _built_marked(
     build: Callable[..., QuerySet[Any]],
     values: list[Any],
     connection: BaseDatabaseWrapper,
     at: int,
+    spacing: int,
 ) -> tuple[Any, str, tuple[Any, ...], dict[Any, tuple[int, int]]] | None:
     """(compiler, SQL, parameters, where each marker goes) of ``build`` given markers
-    numbered from ``at``; None if Django answers without asking the database."""
-    marks, where = _marked(values, connection, at)
-    query = build(*marks)
+    numbered from ``at``, ``spacing`` apart; None if Django answers without asking the
+    database, or refuses a marker where it takes the value (text for a number)."""
+    marks, where = _marked(values, connection, at, spacing)
+    try:
+        query = build(*marks)
+        compiler = query.query.get_compiler(connection=connection)
+        sql, params = compiler.as_sql()
+    except (EmptyResultSet, FullResultSet, TypeError, ValueError, ValidationError):
+        return None
     if query._iterable_class is not ValuesListIterable:
         raise TypeError(f"expected a values_list query (tuples), got {query._iterable_class}")
-    compiler = query.query.get_compiler(connection=connection)
-    try:
-        sql, params = compiler.as_sql()
-    except (EmptyResultSet, FullResultSet):
-        return None
     return compiler, sql, tuple(params), where
 
 
 def _marked(
-    values: list[Any], connection: BaseDatabaseWrapper, at: int
+    values: list[Any], connection: BaseDatabaseWrapper, at: int, spacing: int
 ) -> tuple[list[Any], dict[Any, tuple[int, int]]]:
     """Arguments of ``values``' shape with a distinct marker for each value, numbered from
-    ``at``, and where each marker's parameter (as Django will pass it) goes: (argument,
-    item or -1)."""
+    ``at`` and ``spacing`` apart, and where each marker's parameter (as Django will pass
+    it) goes: (argument, item or -1)."""
     count = at
     where: dict[Any, tuple[int, int]] = {}
 
     def mark(kind: type, argument: int, item: int) -> Any:
         nonlocal count
-        count += 1
+        count += spacing
         marker: Any
         if kind is int:
             marker = _INT_MARK - count
