@@ -47,9 +47,11 @@ def collector_on() -> Iterator[None]:
 def _forget_pages() -> None:
     """A page one test's worker remembered (web.memory) never answers another test: a
     rolled-back database may come back to the same data token with other data."""
+    from ecfgrading.lookups.events import forget_seasons
     from ecfgrading.web.memory import MEMORY
 
     MEMORY.clear()
+    forget_seasons()
 
 
 def _on_postgresql() -> bool:

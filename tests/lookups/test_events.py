@@ -205,7 +205,27 @@ def test_the_events_list_reads_a_few_queries_whatever_its_length() -> None:
     for n in range(20):
         held = event(f"EMANY{n:02d}", dt.date(2012, 2, 3))
         play(submitted(held), person("X"), "10", person("Y"), dt.date(2012, 2, 3))
-    assert queries() == few <= 4  # seasons, the count, the page, the games counted
+    # The data token, the seasons (once a token), the count, the page, the games counted.
+    assert queries() == few <= 5
+
+
+def test_the_seasons_are_counted_once_a_data_token_and_again_when_an_event_changes(
+    seasons,
+) -> None:
+    def counted() -> tuple[list[tuple[str, int]], int]:
+        with CaptureQueriesContext(connection) as captured:
+            found = events_received()
+        return [(s.label, s.events) for s in found.seasons], len(captured.captured_queries)
+
+    before, first = counted()
+    again, second = counted()
+    assert again == before == [("2012-13", 1), ("2011-12", 2), ("2010-11", 1)]
+    assert second == first - 1  # the seasons kept under the token
+    registered = seasons["registered"]
+    registered.status = Event.Status.RECEIVED  # its results came: it moves the token
+    registered.save()
+    after, _ = counted()
+    assert after == [("2012-13", 2), ("2011-12", 2), ("2010-11", 1)]
 
 
 # One event ----------------------------------------------------------------------------------

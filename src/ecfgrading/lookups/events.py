@@ -14,6 +14,7 @@ gave).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -26,6 +27,7 @@ from ecfgrading.engine.codes import code_text
 from ecfgrading.engine.periods import season_of
 from ecfgrading.errors import NotFound, ServiceError
 from ecfgrading.formats.names import full_name
+from ecfgrading.lookups.freshness import data_token
 from ecfgrading.lookups.paging import PER_PAGE, Page, bounds
 from ecfgrading.lookups.shaped import Statement
 from ecfgrading.registry.models import Event, Game, NotGradedReason, PlayRate, Result
@@ -148,8 +150,22 @@ _SUMMARY_FIELDS = (
 
 
 def _seasons() -> dict[int, int]:
-    """Season -> events received in it: one query, counting by last day (plain dates:
-    SQLite would extract a year or a month by calling back into Python for every row)."""
+    """Season -> events received in it, counted once per data token (a group of every
+    event received: 5 ms of a page on PostgreSQL at national size, issue 25)."""
+    return dict(_seasons_under(data_token()))
+
+
+def forget_seasons() -> None:
+    """Drop the seasons counted (tests: a rolled-back database may come back to the same
+    data token with other events)."""
+    _seasons_under.cache_clear()
+
+
+@functools.lru_cache(maxsize=4)
+def _seasons_under(token: str) -> tuple[tuple[int, int], ...]:
+    """One query, counting by last day (plain dates: SQLite would extract a year or a
+    month by calling back into Python for every row); ``token`` only keys the cache (a
+    status changed moves the events' ``updated_at``, and so the token)."""
     days = (
         Event.objects.filter(status__in=PUBLIC_STATUSES)
         .values_list("end_date")
@@ -160,7 +176,7 @@ def _seasons() -> dict[int, int]:
     for day, n in days:
         season = season_of(day)
         seasons[season] = seasons.get(season, 0) + n
-    return seasons
+    return tuple(seasons.items())
 
 
 def _game_counts(event_ids: list[int]) -> dict[int, tuple[int, int]]:

@@ -364,9 +364,8 @@ def _entries(who: Q, roles: dict[int, _VersionRole]) -> dict[int, _Player]:
         .order_by()
         .values_list(*_ENTRY_COLUMNS)
     )
-    for pid, version_id, grade, category, age, code, surname, forenames, key in rows.iterator(
-        chunk_size=5_000
-    ):
+    # Fetched whole: ``iterator()`` is a server-side cursor on PostgreSQL (_affiliations).
+    for pid, version_id, grade, category, age, code, surname, forenames, key in rows:
         player = players.get(pid)
         if player is None:
             player = players[pid] = _Player(code, full_name(surname, forenames), key, {})
