@@ -205,8 +205,11 @@ def test_a_small_integer_column_and_a_value_it_cannot_hold() -> None:
 
 def test_a_build_that_refuses_its_markers_is_built_each_time() -> None:
     made = _players()
-    statement = Statement(lambda ids: Player.objects.filter(id__in=ids).values_list("code"))
-    assert statement.rows([str(made[0].id)]) == [(600_000,)]  # text for a number
+    counted = _Counted(lambda ids: Player.objects.filter(id__in=ids).values_list("code"))
+    statement = Statement(counted)
+    for _ in range(2):
+        assert statement.rows([str(made[0].id)]) == [(600_000,)]  # text for a number
+    assert counted.calls == 4  # the two marked builds (refused) once, the real one each call
 
 
 def test_only_values_list_queries() -> None:

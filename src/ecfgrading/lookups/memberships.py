@@ -95,7 +95,10 @@ def _shown_rows(player_ids: Iterable[int] | QuerySet[Any], season: int) -> list[
     """(player id, club id, code, name, is location) of each membership shown as of
     ``season``, by player, the most recently quoted first, then by name: one query,
     compiled once per shape for a list of players (``lookups.shaped``), or with a
-    subquery of them."""
+    subquery of them. Both fetched whole, not through a server-side cursor: PostgreSQL
+    plans a cursor for its first rows (cursor_tuple_fraction), and for a list's subquery
+    of players chose a plan that took a minute where the whole answer takes a tenth of a
+    second."""
     if isinstance(player_ids, QuerySet):
         return fetch(_shown_query(player_ids, season, lapsed_by(season)))
     return _SHOWN.rows(list(player_ids), season, lapsed_by(season))
@@ -110,7 +113,4 @@ def _shown_query(
     ).values_list("player_id", "club_id", "club__code", "club__name", "club__is_location")
 
 
-# Fetched whole, not through a server-side cursor: PostgreSQL plans a cursor for its first
-# rows (cursor_tuple_fraction), and for a list's subquery of players chose a plan that
-# took a minute where the whole answer takes a tenth of a second.
 _SHOWN = Statement(_shown_query)
