@@ -149,3 +149,30 @@ def test_what_is_packed_unpickles_as_itself_alone() -> None:
     assert pickle.loads(table_cache.packed(small)) == small
     assert pickle.loads(table_cache.packed(large)) == large
     assert len(table_cache.packed(large)) < 200
+
+
+def test_an_add_stores_only_where_no_live_entry_is_and_in_one_statement(
+    both: tuple[BaseCache, BaseCache],
+) -> None:
+    ours, djangos = both
+    ours.set("warm-up", 0)  # the first write counts the table; the adds below need not
+
+    sent = sets_sent(lambda: ours.add("total", 5))
+    assert len(sent) == 1 and "ON CONFLICT" in sent[0]
+    assert ours.add("total", 7) is False  # a live entry stays as it is
+    assert ours.get("total") == 5
+    assert djangos.add("total", 9) is False  # as Django's own add judges it
+
+
+def test_an_add_replaces_an_expired_entry_as_djangos_does(
+    both: tuple[BaseCache, BaseCache],
+) -> None:
+    ours, djangos = both
+    ours.set("old", PAGE, timeout=-10)  # expired ten seconds ago
+    djangos.set("django-old", 1, timeout=-10)
+
+    assert ours.add("old", "fresh") is True
+    assert ours.add("django-old", "fresh too") is True
+    assert ours.get("old") == "fresh"
+    assert djangos.get("django-old") == "fresh too"
+    assert djangos.add("old", "not this") is False

@@ -1,5 +1,6 @@
 """The shared cache in a table of the database, when there is no Redis: Django's
-``DatabaseCache`` with its ``set`` in one statement and its larger values compressed.
+``DatabaseCache`` with its ``set`` and ``add`` in one statement each and its larger
+values compressed.
 
 Every page made cold ends in a ``set`` of the page (``web.caching``). Django's takes
 four statements in a transaction: a count of the whole table (to cull at
@@ -10,11 +11,13 @@ Here a set is one upsert of the value compressed first (zlib's fastest level, a 
 of a millisecond for a player page, a fifth of its size), and the table is counted once
 every ``COUNT_EVERY`` sets of a cache object rather than at each (Django makes one
 for each thread): the table may hold that many entries a thread of each worker over
-``MAX_ENTRIES`` before a count culls it, where Django's may hold one.
+``MAX_ENTRIES`` before a count culls it, where Django's may hold one. An ``add`` is the
+same upsert, replacing only an entry expired (the API's meter adds a network's first
+total of a day: Django's count of the table was 1.9 ms of a v2 search on PostgreSQL).
 
 What it stores reads back through Django's own ``get``: the compressed value is pickled
 as a call that decompresses it when unpickled (``_Packed``), so entries written by
-Django's ``add`` or ``touch``, or before this backend, read as they always did.
+Django's ``touch``, or before this backend, read as they always did.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class _Packed:
 
 
 class TableCache(DatabaseCache):
-    """Django's database cache, each ``set`` one statement (see the module)."""
+    """Django's database cache, each ``set`` and ``add`` one statement (see the module)."""
 
     def __init__(self, table: str, params: dict[str, Any]) -> None:
         super().__init__(table, params)
@@ -66,17 +69,37 @@ class TableCache(DatabaseCache):
     def set(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
     ) -> None:
+        self._write(key, value, timeout, version, replacing="")
+
+    def add(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
+        """Store ``value`` unless ``key`` holds one that has not expired (Django's
+        ``add``), in one statement: Django's counts the table and reads the key first.
+        True when stored. The API's meter adds each network's first total of a day."""
+        return self._write(key, value, timeout, version, replacing="expired")
+
+    def _write(
+        self, key: Any, value: Any, timeout: Any, version: int | None, replacing: str
+    ) -> bool:
+        """Upsert ``key``: over any entry, or (``replacing="expired"``) only over one
+        expired before this second, as Django's database cache judges expiry."""
         key = self.make_and_validate_key(key, version=version)
         stored = base64.b64encode(packed(value, self.pickle_protocol)).decode("latin1")
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         expires = _expiry(self.get_backend_timeout(timeout))
         table = connection.ops.quote_name(self._table)
+        params = [key, stored, connection.ops.adapt_datetimefield_value(expires)]
         upsert = (
             f"INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s) "
             "ON CONFLICT (cache_key) DO UPDATE SET value = excluded.value, "
             "expires = excluded.expires"
         )
+        if replacing == "expired":
+            upsert += f" WHERE {table}.expires < %s"
+            now = timezone.now().replace(microsecond=0)
+            params.append(connection.ops.adapt_datetimefield_value(now))
         try:
             # One statement is atomic by itself; inside a caller's transaction, a
             # savepoint keeps a failure here from spoiling it (as Django's set does).
@@ -86,11 +109,10 @@ class TableCache(DatabaseCache):
                 connection.cursor() as cursor,
             ):
                 self._cull_now_and_then(db, cursor)
-                cursor.execute(
-                    upsert, [key, stored, connection.ops.adapt_datetimefield_value(expires)]
-                )
+                cursor.execute(upsert, params)
+                return bool(cursor.rowcount == 1)
         except DatabaseError:
-            pass  # a cache that cannot store forgets, as Django's does
+            return False  # a cache that cannot store forgets, as Django's does
 
     def _cull_now_and_then(self, db: str, cursor: Any) -> None:
         if self._sets_uncounted > 0:
