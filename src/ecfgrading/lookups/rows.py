@@ -15,9 +15,10 @@ ARRAY_CHUNK = 20_000
 
 
 def fetch(query: QuerySet[Any]) -> list[tuple[Any, ...]]:
-    """The rows of a ``values_list`` query as the database gives them: no per-row field
-    conversions, so only for columns that need none (numbers and text; a boolean is 0 or 1
-    on SQLite)."""
+    """The rows of a ``values_list`` query as the database driver gives them: no Django
+    field converters, so only for columns that need none (numbers, text, booleans). On
+    SQLite the driver itself still makes a column declared bool, date or datetime a
+    ``bool``, ``date`` or ``datetime`` (Django registers those converters with it)."""
     try:
         sql, params = query.query.get_compiler(using=query.db).as_sql()
     except EmptyResultSet:  # filtered by an empty list: nothing to ask for
