@@ -604,6 +604,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"expected a scratch database name starting 'scale', got {args.scratch}")
     if args.code is not None and not (args.code / "ecfgrading").is_dir():
         parser.error(f"expected --code to name a src/ folder holding ecfgrading, got {args.code}")
+    if args.workdir is not None:
+        if args.workdir.exists() and not args.workdir.is_dir():
+            parser.error(f"expected --workdir to name a folder, got the file {args.workdir}")
+        args.workdir.mkdir(parents=True, exist_ok=True)  # a new folder is made, not refused
     if args.tiny:
         args.samples = min(args.samples, 5)
     return args

@@ -36,6 +36,18 @@ def test_factors_must_grow() -> None:
             scale.factors_given(wrong)
 
 
+def test_a_workdir_not_yet_there_is_made_and_a_file_refused(tmp_path: Path) -> None:
+    """Its temporary homes go under --workdir: a folder not yet made is made (it used to
+    end in a traceback from tempfile), a file in its place is refused by name."""
+    wanted = tmp_path / "not" / "yet"
+    assert scale.parse(["--workdir", str(wanted)]).workdir == wanted
+    assert wanted.is_dir()
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    with pytest.raises(SystemExit):
+        scale.parse(["--workdir", str(taken)])
+
+
 def test_a_season_is_graded_in_the_next_july_standard_list() -> None:
     assert scale.season_list_id("2009-10") == "2010-07"
     assert scale.season_list_id("2014-15") == "2015-07"
