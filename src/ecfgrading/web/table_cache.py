@@ -12,7 +12,7 @@ of a millisecond for a player page, a fifth of its size), and the table is count
 every ``COUNT_EVERY`` sets of a cache object rather than at each (Django makes one
 for each thread): the table may hold that many entries a thread of each worker over
 ``MAX_ENTRIES`` before a count culls it, where Django's may hold one. An ``add`` is the
-same upsert, replacing only an entry expired (the API's meter adds a network's first
+same upsert, replacing only an expired entry (the API's meter adds a network's first
 total of a day: Django's count of the table was 1.9 ms of a v2 search on PostgreSQL).
 
 What it stores reads back through Django's own ``get``: the compressed value is pickled
@@ -69,7 +69,7 @@ class TableCache(DatabaseCache):
     def set(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
     ) -> None:
-        self._write(key, value, timeout, version, replacing="")
+        self._write(key, value, timeout, version, over_live=True)
 
     def add(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
@@ -77,13 +77,14 @@ class TableCache(DatabaseCache):
         """Store ``value`` unless ``key`` holds one that has not expired (Django's
         ``add``), in one statement: Django's counts the table and reads the key first.
         True when stored. The API's meter adds each network's first total of a day."""
-        return self._write(key, value, timeout, version, replacing="expired")
+        return self._write(key, value, timeout, version, over_live=False)
 
     def _write(
-        self, key: Any, value: Any, timeout: Any, version: int | None, replacing: str
+        self, key: Any, value: Any, timeout: Any, version: int | None, *, over_live: bool
     ) -> bool:
-        """Upsert ``key``: over any entry, or (``replacing="expired"``) only over one
-        expired before this second, as Django's database cache judges expiry."""
+        """Upsert ``key`` over any entry it has, or (``over_live`` False) only over one
+        expired before this second, as Django's database cache judges expiry. True when
+        stored."""
         key = self.make_and_validate_key(key, version=version)
         stored = base64.b64encode(packed(value, self.pickle_protocol)).decode("latin1")
         db = router.db_for_write(self.cache_model_class)
@@ -96,7 +97,7 @@ class TableCache(DatabaseCache):
             "ON CONFLICT (cache_key) DO UPDATE SET value = excluded.value, "
             "expires = excluded.expires"
         )
-        if replacing == "expired":
+        if not over_live:
             upsert += f" WHERE {table}.expires < %s"
             now = timezone.now().replace(microsecond=0)
             params.append(connection.ops.adapt_datetimefield_value(now))
