@@ -5,6 +5,7 @@ The lists are built with the ORM; every expected row is written out by hand from
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -14,6 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
+from django.db.models import QuerySet
 from openpyxl import Workbook, load_workbook
 
 from ecfgrading.engine.codes import GradingCode
@@ -30,7 +32,9 @@ from ecfgrading.registry.models import (
     ListEntry,
     ListVersion,
     Player,
+    PublishedSnapshot,
 )
+from ecfgrading.services.lists.snapshots import freeze_published
 
 pytestmark = pytest.mark.django_db
 
@@ -420,7 +424,7 @@ def test_the_spreadsheet_is_the_bytes_openpyxl_writes_for_the_same_rows(
     """Issue 25: the list's rows are written without openpyxl's cell objects, and the file
     is byte for byte the one openpyxl writes when it writes every row itself."""
     fast = export_list("2010-07", fmt="xlsx")
-    monkeypatch.setattr(exports, "_writable", lambda cells: False)
+    monkeypatch.setattr(exports, "_writable", lambda rows: None)
 
     assert export_list("2010-07", fmt="xlsx") == fast
 
@@ -432,7 +436,7 @@ def test_the_spreadsheet_s_rows_written_a_few_at_a_time_are_the_same_bytes(
     none left out, compressed as if written at once."""
     monkeypatch.setattr(exports, "_ROWS_A_CHUNK", 1)
     fast = export_list("2010-07", fmt="xlsx")
-    monkeypatch.setattr(exports, "_writable", lambda cells: False)
+    monkeypatch.setattr(exports, "_writable", lambda rows: None)
 
     assert export_list("2010-07", fmt="xlsx") == fast
 
@@ -469,6 +473,60 @@ def test_with_lxml_or_rows_near_a_zip64_member_the_sheet_is_left_to_openpyxl(
     monkeypatch.setattr(exports, "LXML", False)
     monkeypatch.setattr(exports, "ZIP64_LIMIT", 200)
     assert exports.sheet_rows_xml(rows, first=2) is None
+
+
+@pytest.mark.parametrize("text", ["=", "a\n=b", "x = 1", "A & B"])
+def test_text_that_is_no_formula_is_written_by_the_fast_writer(text: str) -> None:
+    """Issue 25: the sheet's text is checked all at once for what openpyxl reads as a
+    formula (text of two characters or more beginning with '='); text that only has an
+    '=' elsewhere, or is '=' alone, is written as openpyxl writes it, beside plain rows."""
+    rows: list[list[str | int | None]] = [["Smith, John", "A", 120], ["Jones, Ann", text, None]]
+    assert exports.sheet_rows_xml(rows, first=2) == _openpyxl_rows(rows)
+
+
+def test_a_formula_after_other_text_leaves_the_sheet_to_openpyxl() -> None:
+    rows: list[list[str | int | None]] = [["Smith, John", "A"], ["Jones, Ann", "=B2"]]
+    assert exports.sheet_rows_xml(rows, first=2) is None
+
+
+def test_an_export_pauses_the_collector_and_turns_it_on_again(
+    lists: dict[str, Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: an export makes a million short-lived objects and no cycles; the cycle
+    collector's passes over them were a third of a national list's export."""
+    seen: list[bool] = []
+    rows = exports._rows
+
+    def counted(*args: Any) -> Any:
+        seen.append(gc.isenabled())
+        return rows(*args)
+
+    monkeypatch.setattr(exports, "_rows", counted)
+    export_list("2010-07")
+
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_a_player_a_frozen_version_lacks_is_written_as_on_record(
+    lists: dict[str, Player],
+) -> None:
+    """Issue 25: a frozen version's entries are read without their players' columns,
+    which its snapshot holds; a player it does not hold (none, as versions are
+    published) is read from the registry rather than left out."""
+    current = published("2010-07", STANDARD)
+    assert current is not None
+    snapshot = freeze_published(current)
+    bloggs = lists["bloggs"]
+    lacking = [row for row in snapshot.players if row[0] != bloggs.id]
+    found = PublishedSnapshot.objects.filter(pk=snapshot.pk)
+    QuerySet.update(found, players=lacking)  # past its guard: it is never changed otherwise
+
+    rows = parsed(export_list("2010-07", rates=[STANDARD]))
+
+    found = [row for row in rows if row.code == GradingCode(261619)]
+    assert [(row.name, row.sex, row.fide_code) for row in found] == [("Bloggs, Joe", "M", "400041")]
+    assert len(rows) == ListEntry.objects.filter(version=current, published=True).count()
 
 
 def _openpyxl_rows(rows: list[list[Any]]) -> bytes:
@@ -786,8 +844,8 @@ def test_an_export_costs_the_same_queries_for_any_number_of_players(
         member(who, "Anytown", 2013, 2013)
 
     # rates; per rate: current version, previous list, august; what was frozen with the
-    # versions (issue 24, case 14); entries; clubs.
-    with django_assert_num_queries(1 + 2 * 3 + 1 + 2):
+    # versions (issue 24, case 14); each rate's entries, in rate order; clubs.
+    with django_assert_num_queries(1 + 2 * 3 + 1 + 2 + 1):
         data = export_list("2013-07", fmt=fmt)
 
     assert "Player059" in readable(data)
