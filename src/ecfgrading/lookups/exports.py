@@ -913,7 +913,8 @@ def _json(
     (an ``indent`` would not).
     """
     charset = CHARSETS["json"]
-    lines = (_json_line(_json_entry(target, row, grade)) for row, grade in _each_grade(rows))
+    listed = str(target)  # once, not once an entry: 45,000 of them a national list
+    lines = (_json_line(_json_entry(listed, row, grade)) for row, grade in _each_grade(rows))
     out = io.BytesIO()
     while chunk := list(islice(lines, _LINES_A_CHUNK)):
         out.write(("[\n" if not out.tell() else ",\n").encode(charset))
@@ -937,14 +938,14 @@ def _each_grade(rows: Sequence[_Row]) -> Iterator[tuple[_Row, _Grade]]:
             yield row, grade
 
 
-def _json_entry(target: ListId, row: _Row, grade: _Grade) -> dict[str, Any]:
+def _json_entry(listed: str, row: _Row, grade: _Grade) -> dict[str, Any]:
     player = row.player
     return {
         "code": str(player.code),
         "name": player.name,
         "sex": player.sex or None,
-        "list": str(target),
-        "rate": str(grade.rate),
+        "list": listed,
+        "rate": grade.rate.value,
         "version": grade.version,
         "rule_set": grade.rule_set,  # G31
         "grade": grade.grade,
