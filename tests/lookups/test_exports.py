@@ -484,6 +484,17 @@ def test_text_that_is_no_formula_is_written_by_the_fast_writer(text: str) -> Non
     assert exports.sheet_rows_xml(rows, first=2) == _openpyxl_rows(rows)
 
 
+@pytest.mark.parametrize("number", [2**53, -(2**53), 2**53 + 1, -(2**53) - 1, 10**15])
+def test_numbers_are_written_as_openpyxl_writes_them_either_side_of_a_float_s_exactness(
+    number: int,
+) -> None:
+    """Issue 25: openpyxl writes a number as a float's 16 digits; the sheet's rows write
+    a number's own digits when every number is a float exactly, which those past 2**53
+    are not."""
+    rows: list[list[str | int | None]] = [["Smith, John", "A", 120], ["Jones, Ann", None, number]]
+    assert exports.sheet_rows_xml(rows, first=2) == _openpyxl_rows(rows)
+
+
 def test_a_formula_after_other_text_leaves_the_sheet_to_openpyxl() -> None:
     rows: list[list[str | int | None]] = [["Smith, John", "A"], ["Jones, Ann", "=B2"]]
     assert exports.sheet_rows_xml(rows, first=2) is None
