@@ -495,6 +495,19 @@ def test_numbers_are_written_as_openpyxl_writes_them_either_side_of_a_float_s_ex
     assert exports.sheet_rows_xml(rows, first=2) == _openpyxl_rows(rows)
 
 
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_category_no_list_holds_is_refused_rather_than_written(
+    lists: dict[str, Player], fmt: str
+) -> None:
+    """The categories are looked up, not made by ``Category`` for each grade (issue 25),
+    and one the database holds wrongly still stops the file, as ``Category`` did."""
+    entries = ListEntry.objects.filter(version__grading_list__list_id="2010-07", published=True)
+    QuerySet.update(entries.filter(player=lists["obrien"]), category="Z")
+
+    with pytest.raises(ValueError, match="'Z'"):
+        export_list("2010-07", fmt=fmt)
+
+
 def test_a_formula_after_other_text_leaves_the_sheet_to_openpyxl() -> None:
     rows: list[list[str | int | None]] = [["Smith, John", "A"], ["Jones, Ann", "=B2"]]
     assert exports.sheet_rows_xml(rows, first=2) is None

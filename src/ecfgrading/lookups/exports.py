@@ -368,26 +368,20 @@ def _frozen_or_read(
     return [row if row[_PLAYER_ID] in frozen else (*row, *found[row[_PLAYER_ID]]) for row in rows]
 
 
-# Where each field is in a row of ENTRY_FIELDS then PLAYER_FIELDS.
-(
-    _PLAYER_ID,
-    _GRADE,
-    _UNROUNDED,
-    _CATEGORY,
-    _PREVIOUS,
-    _GAMES_LATEST,
-    _GAMES_COUNTED,
-    _JUNIOR_AGE,
-    _START_GRADE,
-    _START_SOURCE,
-    _FLAGS,
-    _CODE,
-    _SURNAME,
-    _FORENAMES,
-    _SEX,
-    _FIDE_ID,
-    _NATION,
-) = range(1, len(ENTRY_FIELDS) + len(PLAYER_FIELDS))
+# Where each field is in a row of ENTRY_FIELDS then PLAYER_FIELDS, by its name.
+_AT = {name: at for at, name in enumerate((*ENTRY_FIELDS, *PLAYER_FIELDS))}
+_PLAYER_ID, _GRADE, _UNROUNDED, _CATEGORY = (
+    _AT[name] for name in ("player_id", "grade", "unrounded", "category")
+)
+_PREVIOUS, _GAMES_LATEST, _GAMES_COUNTED, _JUNIOR_AGE = (
+    _AT[name] for name in ("previous_grade", "games_latest", "games_counted", "junior_age")
+)
+_START_GRADE, _START_SOURCE, _FLAGS = (
+    _AT[name] for name in ("start_grade", "start_source", "flags")
+)
+_CODE, _SURNAME, _FORENAMES, _SEX, _FIDE_ID, _NATION = (
+    _AT[f"player__{name}"] for name in ("code", "surname", "forenames", "sex", "fide_id", "nation")
+)
 
 
 def _context(
@@ -603,7 +597,13 @@ _CATEGORIES = {category.value: category for category in Category}
 def _rate_grade(grade: _Grade | None) -> RateGrade:
     if grade is None:
         return _NO_GRADE
-    return RateGrade(_CATEGORIES[grade.category], grade.grade, grade.previous, grade.games_counted)
+    return RateGrade(_category(grade), grade.grade, grade.previous, grade.games_counted)
+
+
+def _category(grade: _Grade) -> Category:
+    """The grade's category; ValueError for one that is none (as ``Category`` raises)."""
+    found = _CATEGORIES.get(grade.category)
+    return Category(grade.category) if found is None else found
 
 
 Cell = str | int | None
@@ -623,11 +623,11 @@ def _xlsx(
     """The CSV's columns in a sheet named after the list, numbers as numbers, and after
     them the latest games of each rate; then a sheet ``About`` naming each rate's version
     and the rule set it was computed under (G31)."""
+    values = [_sheet_cells(row) for row in rows]  # what they refuse, before any sheet
     book = Workbook(write_only=True)  # streams rows: a quarter faster on a full list
     sheet = book.create_sheet(str(target))
     sheet.freeze_panes = "A2"
     sheet.append([_bold(sheet, name) for name in (*HEADER, *LATEST_GAMES_HEADER)])
-    values = [_sheet_cells(row) for row in rows]
     fast = _fast_rows(values)
     if fast is None:  # a value openpyxl writes otherwise (never yet): it writes every row
         for cells in values:
@@ -913,7 +913,7 @@ def _grade_cells(grade: _Grade | None) -> tuple[Cell, ...]:
     """A rate's category, grade, previous grade and games counted, as the CSV's."""
     if grade is None:
         return _NO_CELLS
-    return (grade.category or None, grade.grade, grade.previous, grade.games_counted)
+    return (_category(grade).value or None, grade.grade, grade.previous, grade.games_counted)
 
 
 # JSON -------------------------------------------------------------------------------------
