@@ -32,9 +32,11 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import chain, islice
+from functools import partial
+from itertools import islice, zip_longest
+from operator import is_not
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 from xml.sax.saxutils import escape
 from zipfile import ZIP64_LIMIT, ZIP_DEFLATED, ZipFile, ZipInfo
 
@@ -701,7 +703,9 @@ _EXACT = 2**53
 # Upper bounds of the bytes written: a row's tags, a cell's (its reference, type and
 # tags, or a number's 23 characters), a character of text (escaped or a reference).
 _MOST_A_ROW, _MOST_A_CELL, _MOST_A_CHAR = 40, 100, 10
-_KINDS = frozenset({str, int, type(None)})
+_NONE = type(None)
+_KINDS = frozenset({str, int, _NONE})
+_GIVEN = partial(is_not, None)  # a value, not None
 
 
 def _writable(rows: Sequence[Sequence[Cell]]) -> tuple[list[str], list[int]] | None:
@@ -709,11 +713,22 @@ def _writable(rows: Sequence[Sequence[Cell]]) -> tuple[list[str], list[int]] | N
     does: no value, a whole number, or text openpyxl keeps as text (not a formula or an
     error code, nothing it refuses); else None. Asked of a national sheet's 940,000 values at
     once, each test a pass in C where it can be: one by one they took a sixth of the
-    spreadsheet's time (issue 25)."""
-    values = list(chain.from_iterable(rows))
-    if not _KINDS.issuperset(map(type, values)):
-        return None
-    texts = [value for value in values if type(value) is str]
+    spreadsheet's time (issue 25). Column by column: a column holds one kind of value
+    but for its empty cells, whose every value is then taken by one pass in C."""
+    texts: list[str] = []
+    numbers: list[int] = []
+    for column in zip_longest(*rows):  # None past the end of a shorter row: no cell
+        kinds = set(map(type, column))
+        if not _KINDS.issuperset(kinds):
+            return None
+        given = list(filter(_GIVEN, column)) if _NONE in kinds else column
+        if str not in kinds:  # numbers alone (kinds checked above)
+            numbers += cast("Sequence[int]", given)
+        elif int not in kinds:  # text alone
+            texts += cast("Sequence[str]", given)
+        else:
+            texts += [value for value in given if type(value) is str]
+            numbers += [value for value in given if type(value) is int]
     # Joined by a line end, which is no character openpyxl refuses, to be searched once.
     joined = "\n".join(texts)
     if ILLEGAL_CHARACTERS_RE.search(joined) or max(map(len, texts), default=0) > 32767:
@@ -723,7 +738,7 @@ def _writable(rows: Sequence[Sequence[Cell]]) -> tuple[list[str], list[int]] | N
     formula = (joined[:1] == "=" or "\n=" in joined) and any(
         len(text) > 1 for text in texts if text[:1] == "="
     )
-    return None if formula else (texts, [value for value in values if type(value) is int])
+    return None if formula else (texts, numbers)
 
 
 _ERROR_CODES = frozenset(ERROR_CODES)
