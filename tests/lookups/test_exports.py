@@ -9,8 +9,10 @@ import gc
 import io
 import json
 import os
+import threading
 import time
 import zipfile
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -439,6 +441,45 @@ def test_the_spreadsheet_s_rows_written_a_few_at_a_time_are_the_same_bytes(
     monkeypatch.setattr(exports, "_writable", lambda rows: None)
 
     assert export_list("2010-07", fmt="xlsx") == fast
+
+
+def test_rows_that_fail_to_be_made_stop_the_sheet_s_writing_thread() -> None:
+    """The rows are deflated by a thread of their own while the next are made (issue 25):
+    what making them raises is raised, once that thread has ended, whatever it wrote."""
+
+    def chunks() -> Iterator[bytes]:
+        yield b"<row/>"
+        raise ValueError("a row that cannot be made")
+
+    out = io.BytesIO()
+    with pytest.raises(ValueError, match="cannot be made"):
+        exports._written_aside(out, chunks())
+
+    assert out.getvalue() == b"<row/>"
+    assert not [t for t in threading.enumerate() if t.name == "sheet-deflate"]
+
+
+def test_a_member_that_refuses_its_rows_stops_their_making() -> None:
+    """What the writing thread raises is raised here, and no more rows are made for it."""
+    made: list[int] = []
+
+    class Refusing(io.BytesIO):
+        def write(self, data: Any) -> int:
+            if len(made) > 1:
+                raise OSError("disk full")
+            return super().write(data)
+
+    def chunks() -> Iterator[bytes]:
+        for number in range(1000):
+            made.append(number)
+            yield b"<row/>"
+            time.sleep(0.001)
+
+    with pytest.raises(OSError, match="disk full"):
+        exports._written_aside(Refusing(), chunks())
+
+    assert len(made) < 1000
+    assert not [t for t in threading.enumerate() if t.name == "sheet-deflate"]
 
 
 # Text as names and clubs may hold it: markup characters, spaces at either end, only
