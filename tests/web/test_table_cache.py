@@ -4,6 +4,7 @@ compressed, and what Django's own database cache wrote still read (issue 25)."""
 from __future__ import annotations
 
 import base64
+import os
 import pickle
 from collections.abc import Iterator
 from typing import Any
@@ -149,6 +150,21 @@ def test_what_is_packed_unpickles_as_itself_alone() -> None:
     assert pickle.loads(table_cache.packed(small)) == small
     assert pickle.loads(table_cache.packed(large)) == large
     assert len(table_cache.packed(large)) < 200
+
+
+def test_what_compression_would_not_shrink_is_stored_as_pickled() -> None:
+    """Issue 25: a value already compressed (a list's spreadsheet, a zip archive) is not
+    compressed again, nor is one too short to be probed that compression would enlarge;
+    either reads back as itself."""
+    random = os.urandom(table_cache.COMPRESS_PROBE * 3)
+    short = os.urandom(table_cache.COMPRESS_FROM * 2)
+    mixed = random + b"x" * table_cache.COMPRESS_PROBE * 10  # its start is what is probed
+
+    for value in (random, short, mixed):
+        assert table_cache.packed(value) == pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+        assert pickle.loads(table_cache.packed(value)) == value
+    text = "Bloggs, Joe," * table_cache.COMPRESS_PROBE
+    assert len(table_cache.packed(text)) < len(text) / 10
 
 
 def test_an_add_stores_only_where_no_live_entry_is_and_in_one_statement(
