@@ -10,6 +10,7 @@ its decisions, and the outcome is that of importing the files one by one.
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import threading
 import time
@@ -792,3 +793,77 @@ def test_a_row_refused_when_the_turns_games_are_written_rejects_its_file_alone(
     assert games_inserted[0] == ["AA00001", "BB00002", "CC00003"]  # together, refused
     games = Game.objects.values_list("event__code", "player2__surname")
     assert sorted(games) == [("AA00001", "Archer"), ("CC00003", "Cole")]
+
+
+# --- the cycle collector paused over a batch (issue 25) -------------------------------
+
+
+@pytest.mark.django_db
+def test_a_batch_is_imported_with_the_collector_paused_and_leaves_no_cycles(
+    monkeypatch: pytest.MonkeyPatch, collector_on: None
+) -> None:
+    """The collector is off while a batch is written and on again after it; and the
+    batch makes no cyclic garbage for it to have collected: every object it made went
+    with its last reference."""
+    monkeypatch.setattr(ingest, "TURN_FILES", 1)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
+    files = [
+        ("a.txt", a_file("AA00001", BLOGGS, ann)),
+        ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
+        ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
+    ]
+    collecting: list[bool] = []
+    write = ResultsImporter._write
+
+    def spied(self: ResultsImporter, *args: Any, **kwargs: Any) -> Any:
+        collecting.append(gc.isenabled())
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(ResultsImporter, "_write", spied)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a pass finds unreachable is kept, to be named
+    try:
+        outcomes = import_files(files)
+        gc.collect()
+        cycles = [type(thing).__qualname__ for thing in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert [outcome.accepted for outcome in outcomes] == [True, True, True]
+    assert collecting and not any(collecting)
+    assert gc.isenabled()
+    assert cycles == []
+
+
+@pytest.mark.django_db
+def test_what_a_refused_file_leaves_in_cycles_is_collected_in_the_batch(
+    monkeypatch: pytest.MonkeyPatch, collector_on: None
+) -> None:
+    """A file the database refuses leaves cycles (its error's traceback holds the frames
+    that hold it, and the rows they wrote): collected before the batch goes on, not
+    kept until it ends, which a batch with many refused would feel."""
+    monkeypatch.setattr(ingest, "TURN_FILES", 1)
+    monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
+    files = three_files_b_refused(monkeypatch)
+    collected: list[set[str]] = []  # what passes had collected, as each file was written
+    write = ResultsImporter._write
+
+    def spied(self: ResultsImporter, *args: Any, **kwargs: Any) -> Any:
+        collected.append({type(thing).__qualname__ for thing in gc.garbage})
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(ResultsImporter, "_write", spied)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a pass finds unreachable is kept, to be named
+    try:
+        outcomes = import_files(files)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert [outcome.accepted for outcome in outcomes] == [True, False, True]
+    # The hold (a, b, c) was refused at b and written again a file at a time; by c's
+    # second writing its refusal's cycles had been collected.
+    assert not collected[0]
+    assert {"IntegrityError", "traceback", "GameRow"} <= collected[-1]
