@@ -105,10 +105,9 @@ def refused_bb00002(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(writer, "insert_rows", spoil)
 
 
-def three_files_b_refused(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bytes]]:
-    """a gives the newcomer Ann; b gives Ann and the newcomer Ned, and is refused
-    (refused_bb00002); c gives Ned. Bloggs is on record."""
-    refused_bb00002(monkeypatch)
+def three_files() -> list[tuple[str, bytes]]:
+    """a gives the newcomer Ann; b gives Ann and the newcomer Ned; c gives Ned. Bloggs
+    is on record."""
     Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
     ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
     return [
@@ -116,6 +115,12 @@ def three_files_b_refused(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, by
         ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
         ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
     ]
+
+
+def three_files_b_refused(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bytes]]:
+    """``three_files``, b refused (refused_bb00002)."""
+    refused_bb00002(monkeypatch)
+    return three_files()
 
 
 def _imports_audited() -> list[tuple[str, str]]:
@@ -798,6 +803,35 @@ def test_a_row_refused_when_the_turns_games_are_written_rejects_its_file_alone(
 # --- the cycle collector paused over a batch (issue 25) -------------------------------
 
 
+def _seen_at_each_write(monkeypatch: pytest.MonkeyPatch, look: Callable[[], Any]) -> list[Any]:
+    """What ``look`` saw each time the importer wrote a file."""
+    seen: list[Any] = []
+    write = ResultsImporter._write
+
+    def spied(self: ResultsImporter, *args: Any, **kwargs: Any) -> Any:
+        seen.append(look())
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(ResultsImporter, "_write", spied)
+    return seen
+
+
+@contextmanager
+def _garbage_kept() -> Iterator[list[Any]]:
+    """What the collector's passes find unreachable kept (``gc.garbage``), to be named."""
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        yield gc.garbage
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+
+
+def _named(garbage: list[Any]) -> set[str]:
+    return {type(thing).__qualname__ for thing in garbage}
+
+
 @pytest.mark.django_db
 def test_a_batch_is_imported_with_the_collector_paused_and_leaves_no_cycles(
     monkeypatch: pytest.MonkeyPatch, collector_on: None
@@ -807,34 +841,16 @@ def test_a_batch_is_imported_with_the_collector_paused_and_leaves_no_cycles(
     with its last reference."""
     monkeypatch.setattr(ingest, "TURN_FILES", 1)
     monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
-    Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
-    ann, ned = newcomer(2, "Archer, Ann", "01/02/2003"), newcomer(3, "Newman, Ned", "03/04/2005")
-    files = [
-        ("a.txt", a_file("AA00001", BLOGGS, ann)),
-        ("b.txt", a_file("BB00002", BLOGGS, ann, ned)),
-        ("c.txt", a_file("CC00003", BLOGGS, ned.replace("#PIN=3", "#PIN=2"))),
-    ]
-    collecting: list[bool] = []
-    write = ResultsImporter._write
-
-    def spied(self: ResultsImporter, *args: Any, **kwargs: Any) -> Any:
-        collecting.append(gc.isenabled())
-        return write(self, *args, **kwargs)
-
-    monkeypatch.setattr(ResultsImporter, "_write", spied)
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)  # what a pass finds unreachable is kept, to be named
-    try:
+    files = three_files()
+    collecting = _seen_at_each_write(monkeypatch, gc.isenabled)
+    with _garbage_kept() as garbage:
         outcomes = import_files(files)
         gc.collect()
-        cycles = [type(thing).__qualname__ for thing in gc.garbage]
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
+        cycles = _named(garbage)
     assert [outcome.accepted for outcome in outcomes] == [True, True, True]
     assert collecting and not any(collecting)
     assert gc.isenabled()
-    assert cycles == []
+    assert cycles == set()
 
 
 @pytest.mark.django_db
@@ -847,21 +863,9 @@ def test_what_a_refused_file_leaves_in_cycles_is_collected_in_the_batch(
     monkeypatch.setattr(ingest, "TURN_FILES", 1)
     monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
     files = three_files_b_refused(monkeypatch)
-    collected: list[set[str]] = []  # what passes had collected, as each file was written
-    write = ResultsImporter._write
-
-    def spied(self: ResultsImporter, *args: Any, **kwargs: Any) -> Any:
-        collected.append({type(thing).__qualname__ for thing in gc.garbage})
-        return write(self, *args, **kwargs)
-
-    monkeypatch.setattr(ResultsImporter, "_write", spied)
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)  # what a pass finds unreachable is kept, to be named
-    try:
-        outcomes = import_files(files)
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
+    with _garbage_kept() as garbage:
+        collected = _seen_at_each_write(monkeypatch, lambda: _named(garbage))
+        outcomes = import_files(files)  # no pass of ours: the batch's own
     assert [outcome.accepted for outcome in outcomes] == [True, False, True]
     # The hold (a, b, c) was refused at b and written again a file at a time; by c's
     # second writing its refusal's cycles had been collected.
