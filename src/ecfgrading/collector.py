@@ -35,7 +35,8 @@ def collector_paused() -> Iterator[None]:
 def collect_young() -> None:
     """The cycles a failure's exceptions leave (a traceback holds its frames, which hold
     it, and they the rows they were writing) collected now, not when a pause ends: the
-    objects made since the last pass, which are all of a batch's while it is paused."""
+    youngest generation, which while the collector is paused holds everything made
+    since the last pass (a batch's first call walks all the batch holds)."""
     gc.collect(0)
 
 

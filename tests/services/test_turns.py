@@ -867,7 +867,9 @@ def test_what_a_refused_file_leaves_in_cycles_is_collected_in_the_batch(
         collected = _seen_at_each_write(monkeypatch, lambda: _named(garbage))
         outcomes = import_files(files)  # no pass of ours: the batch's own
     assert [outcome.accepted for outcome in outcomes] == [True, False, True]
-    # The hold (a, b, c) was refused at b and written again a file at a time; by c's
-    # second writing its refusal's cycles had been collected.
-    assert not collected[0]
-    assert {"IntegrityError", "traceback", "GameRow"} <= collected[-1]
+    # The hold wrote a, then b, which was refused; nothing was collected meanwhile. The
+    # hold's turns were then written again one by one: by a's second writing, the first,
+    # b's refusal's error, its traceback and the rows its frames held had been collected.
+    assert collected[:2] == [set(), set()]
+    assert {"IntegrityError", "traceback", "GameRow"} <= collected[2]
+    assert gc.isenabled()
