@@ -8,20 +8,16 @@ import gc
 
 from ecfgrading.formats import parse_results, read_results_bytes
 from tests.formats.samples import SPEC_EXAMPLE
+from tests.garbage import garbage_kept
 
 
 def test_reading_a_file_leaves_no_cyclic_garbage(collector_on: None) -> None:
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
+    with garbage_kept() as garbage:
         results, report = parse_results(SPEC_EXAMPLE)
         assert results is not None and report.ok
         del results, report
         gc.collect()
-        names = {type(thing).__module__ for thing in gc.garbage}
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
+        names = {type(thing).__module__ for thing in garbage}
     assert not {name for name in names if name.startswith("ecfgrading.formats")}
 
 

@@ -38,6 +38,7 @@ from ecfgrading.services.locks import Busy, Turn
 from ecfgrading.services.locks import _file_turn as file_turn
 from ecfgrading.services.results import ingest
 from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, import_files
+from tests.garbage import garbage_kept
 from tests.services.results_text import results_file
 from tests.services.test_import_state import BLOGGS, a_file, game, importer, newcomer
 
@@ -816,18 +817,6 @@ def _seen_at_each_write(monkeypatch: pytest.MonkeyPatch, look: Callable[[], Any]
     return seen
 
 
-@contextmanager
-def _garbage_kept() -> Iterator[list[Any]]:
-    """What the collector's passes find unreachable kept (``gc.garbage``), to be named."""
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        yield gc.garbage
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-
-
 def _named(garbage: list[Any]) -> set[str]:
     return {type(thing).__qualname__ for thing in garbage}
 
@@ -843,7 +832,7 @@ def test_a_batch_is_imported_with_the_collector_paused_and_leaves_no_cycles(
     monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
     files = three_files()
     collecting = _seen_at_each_write(monkeypatch, gc.isenabled)
-    with _garbage_kept() as garbage:
+    with garbage_kept() as garbage:
         outcomes = import_files(files)
         gc.collect()
         cycles = _named(garbage)
@@ -863,7 +852,7 @@ def test_what_a_refused_file_leaves_in_cycles_is_collected_in_the_batch(
     monkeypatch.setattr(ingest, "TURN_FILES", 1)
     monkeypatch.setattr(ingest, "HOLD_SECONDS", 60.0)
     files = three_files_b_refused(monkeypatch)
-    with _garbage_kept() as garbage:
+    with garbage_kept() as garbage:
         collected = _seen_at_each_write(monkeypatch, lambda: _named(garbage))
         outcomes = import_files(files)  # no pass of ours: the batch's own
     assert [outcome.accepted for outcome in outcomes] == [True, False, True]
