@@ -288,6 +288,39 @@ def test_a_search_by_name_is_concerned_by_its_own_surname() -> None:
     assert changes.concern(entry, decision, DEFAULT_POLICY)
 
 
+def test_a_search_by_name_is_not_concerned_by_a_namesake_of_another_initial() -> None:
+    """Issue 25: only the records whose first forename begins as the entry's, or who
+    have none, were read (a season's new players fall under the commonest surnames
+    again and again). A new Smith, Mary leaves Smith, John as he was decided; a new
+    Smith, J or a Smith without forenames may be him."""
+    index = RecordIndex.build([smith()])
+    entry = by_name("Smith, John", club="Walsall")
+    decision = identify(entry, index)
+    mary = watched(index, smith(2, code=100002, forenames="Mary"))
+    assert mary.surnames == {"smith"}
+    assert not mary.concern(entry, decision, DEFAULT_POLICY)
+    assert identify(entry, index) == decision
+    for player_id, forenames in ((3, "J"), (4, "")):
+        added = watched(index, smith(player_id, code=100000 + player_id, forenames=forenames))
+        assert added.concern(entry, decision, DEFAULT_POLICY)
+
+
+def test_a_new_code_is_not_concerned_by_a_namesake_of_another_initial() -> None:
+    """A code not on record is created unless a namesake is on record: a new Smith, Mary
+    is none for Smith, John; a Smith, John renamed Smith, Mary no longer is one."""
+    index = RecordIndex.build([smith(code=None, forenames="Mary")])
+    entry = by_code(100009)
+    decision = identify(entry, index)
+    mary = watched(index, smith(2, code=100002, forenames="Mary"))
+    assert not mary.concern(entry, decision, DEFAULT_POLICY)
+    renamed = watched(index, smith(code=None, forenames="John"))
+    assert renamed.concern(entry, decision, DEFAULT_POLICY)
+    assert identify(entry, index).kind is not decision.kind
+    closed = watched(index, smith(code=None, forenames="Mary"))  # asked once it closed
+    assert closed.initialled == {("smith", "j"), ("smith", "m")}
+    assert closed.concern(entry, identify(entry, index), DEFAULT_POLICY)
+
+
 def test_a_search_that_looked_at_similar_surnames_is_concerned_by_a_similar_one() -> None:
     """'Smyth, John' finds nobody as written, so similar surnames were looked at: a new
     Smith may now be a candidate. A new Jones may not."""

@@ -213,11 +213,19 @@ class ChangeLog:
         self.surnames: list[str] = []
         self.codes: list[int] = []
         self.surname_at: dict[str, int] = {}  # surname key -> its latest place in surnames
+        # The first initial ('' for none) of each record noted under its key, and (key,
+        # initial) -> its latest place.
+        self.initials: list[str] = []
+        self.initial_at: dict[tuple[str, str], int] = {}
         self.code_at: dict[int, int] = {}  # code -> its latest place in codes
 
-    def surname(self, key: str) -> None:
-        self.surname_at[key] = len(self.surnames)
+    def surname(self, key: str, initial: str) -> None:
+        """A record under ``key`` changed, whose first forename begins with ``initial``."""
+        at = len(self.surnames)
+        self.surname_at[key] = at
+        self.initial_at[key, initial] = at
         self.surnames.append(key)
+        self.initials.append(initial)
 
     def code(self, code: int) -> None:
         self.code_at[code] = len(self.codes)
@@ -242,7 +250,7 @@ class IndexChanges:
         self._log = log
         self._from = start if start is not None else (len(log.surnames), len(log.codes))
         self._to: tuple[int, int] | None = None  # where the log stood when closed
-        self._sets: tuple[set[str], set[int]] | None = None
+        self._sets: tuple[set[str], set[int], set[tuple[str, str]]] | None = None
 
     @property
     def surnames(self) -> set[str]:
@@ -251,6 +259,12 @@ class IndexChanges:
     @property
     def codes(self) -> set[int]:
         return set(self._log.codes[self._from[1] : self._ends()[1]])
+
+    @property
+    def initialled(self) -> set[tuple[str, str]]:
+        """(surname key, first initial) of every record ``surnames`` noted."""
+        start, end, log = self._from[0], self._ends()[0], self._log
+        return set(zip(log.surnames[start:end], log.initials[start:end], strict=True))
 
     def __bool__(self) -> bool:
         return self._ends() != self._from
@@ -280,15 +294,21 @@ class IndexChanges:
             return self._log.surname_at.get(key, -1) >= self._from[0]
         return key in self._seen()[0]
 
+    def _has_initial(self, key: str, initial: str) -> bool:
+        if self._to is None:
+            return self._log.initial_at.get((key, initial), -1) >= self._from[0]
+        return (key, initial) in self._seen()[2]
+
     def _has_code(self, code: int) -> bool:
         if self._to is None:
             return self._log.code_at.get(code, -1) >= self._from[1]
         return code in self._seen()[1]
 
-    def _seen(self) -> tuple[set[str], set[int]]:
-        """A closed watch's keys and codes, gathered once when first asked."""
+    def _seen(self) -> tuple[set[str], set[int], set[tuple[str, str]]]:
+        """A closed watch's keys, codes and keys with initials, gathered once when first
+        asked."""
         if self._sets is None:
-            self._sets = (self.surnames, self.codes)
+            self._sets = (self.surnames, self.codes, self.initialled)
         return self._sets
 
     def concern(self, entry: Received, decision: Decision, policy: MatchPolicy) -> bool:
@@ -302,6 +322,13 @@ class IndexChanges:
         key = entry.name.surname
         if not key:
             return False  # no name to look up: nothing was read
+        first = entry.name.first_forename
+        if first and not decision.similar:
+            # Only the records under the key whose first forename begins as the entry's,
+            # or who have none, were read (RecordIndex._named): a new Smith, Mary does
+            # not concern Smith, John. A season's new players fall under the commonest
+            # surnames again and again (issue 25).
+            return self._has_initial(key, first[0]) or self._has_initial(key, "")
         if self._has_surname(key):
             return True
         if not decision.similar:
@@ -437,7 +464,7 @@ class RecordIndex:
         if record.code is not None:
             self._claim(record.code, known)
         if self._watching:
-            self._log.surname(known.name.surname)
+            self._log.surname(known.name.surname, known.name.first_forename[:1])
         self._by_id[record.id] = known
         self._group(known).append(known)
         self._surnames.add(known.name.surname)
@@ -462,16 +489,17 @@ class RecordIndex:
             return
         # Noted once for every open watch (ChangeLog): a turn's files all watch, and a
         # season's first files replace most of their players (their clubs), issue 25.
-        surnames = {self._by_id[record.id].name.surname}
+        after = self._by_id[record.id].name
+        surnames = {(after.surname, after.first_forename[:1])}
         if before is not None:
-            surnames.add(before.name.surname)
+            surnames.add((before.name.surname, before.name.first_forename[:1]))
         codes = (
             held.union(self._codes_of.get(record.id, ()))
             if before is None or not _same_holder(before.record, record)
             else None
         )
-        for surname in surnames:
-            self._log.surname(surname)
+        for surname, initial in surnames:
+            self._log.surname(surname, initial)
         for code in codes or ():
             self._log.code(code)
 
@@ -503,7 +531,7 @@ class RecordIndex:
                 del self._by_code[code]
         self._group(known).remove(known)
         if self._watching:
-            self._log.surname(known.name.surname)
+            self._log.surname(known.name.surname, known.name.first_forename[:1])
             for code in codes:
                 self._log.code(code)
 
