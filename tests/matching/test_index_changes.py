@@ -303,6 +303,12 @@ def test_a_search_by_name_is_not_concerned_by_a_namesake_of_another_initial() ->
     for player_id, forenames in ((3, "J"), (4, "")):
         added = watched(index, smith(player_id, code=100000 + player_id, forenames=forenames))
         assert added.concern(entry, decision, DEFAULT_POLICY)
+    still_open = index.watching()  # asked while open, as a waiting file's watch is
+    index.add(smith(5, code=100005, forenames="Mary Ann"))
+    assert not still_open.concern(entry, decision, DEFAULT_POLICY)
+    index.add(smith(6, code=100006, forenames="Jo"))
+    assert still_open.concern(entry, decision, DEFAULT_POLICY)
+    index.unwatch(still_open)
 
 
 def test_a_new_code_is_not_concerned_by_a_namesake_of_another_initial() -> None:
@@ -316,7 +322,7 @@ def test_a_new_code_is_not_concerned_by_a_namesake_of_another_initial() -> None:
     renamed = watched(index, smith(code=None, forenames="John"))
     assert renamed.concern(entry, decision, DEFAULT_POLICY)
     assert identify(entry, index).kind is not decision.kind
-    closed = watched(index, smith(code=None, forenames="Mary"))  # asked once it closed
+    closed = watched(index, smith(code=None, forenames="Mary"))  # renamed back
     assert closed.initialled == {("smith", "j"), ("smith", "m")}
     assert closed.concern(entry, identify(entry, index), DEFAULT_POLICY)
 

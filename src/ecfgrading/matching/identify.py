@@ -203,11 +203,13 @@ class Decision:
 class ChangeLog:
     """What changed in an index while any watch was open, noted once for all of them.
 
-    Each change appends its surname keys and codes; a watch is where the log stood when
-    it opened (and, closed, where it stood then). For an open watch, whether a key or a
-    code changed since it opened is one look-up in ``surname_at`` or ``code_at``, the
-    position of each one's latest change. A turn's files all watch the index: noting each
-    change in each watch cost as many set insertions as files waiting (issue 25)."""
+    Each change appends its surname keys (each with the first initial of the record
+    noted under it) and codes; a watch is where the log stood when it opened (and,
+    closed, where it stood then). For an open watch, whether a key, a key and initial, or
+    a code changed since it opened is one look-up in ``surname_at``, ``initial_at`` or
+    ``code_at``, the position of each one's latest change. A turn's files all watch the
+    index: noting each change in each watch cost as many set insertions as files waiting
+    (issue 25)."""
 
     def __init__(self) -> None:
         self.surnames: list[str] = []
