@@ -492,15 +492,15 @@ class RecordIndex:
         # Noted once for every open watch (ChangeLog): a turn's files all watch, and a
         # season's first files replace most of their players (their clubs), issue 25.
         after = self._by_id[record.id].name
-        surnames = {(after.surname, after.first_forename[:1])}
+        noted = {(after.surname, after.first_forename[:1])}  # each key, with its initial
         if before is not None:
-            surnames.add((before.name.surname, before.name.first_forename[:1]))
+            noted.add((before.name.surname, before.name.first_forename[:1]))
         codes = (
             held.union(self._codes_of.get(record.id, ()))
             if before is None or not _same_holder(before.record, record)
             else None
         )
-        for surname, initial in surnames:
+        for surname, initial in noted:
             self._log.surname(surname, initial)
         for code in codes or ():
             self._log.code(code)
