@@ -651,3 +651,23 @@ def test_removing_an_unknown_record_changes_nothing() -> None:
     index = RecordIndex.build([record(1, "Bloggs, Joe")])
     index.remove(99)
     assert len(index) == 1
+
+
+def test_a_replacement_taking_a_code_held_by_another_is_refused_and_changes_nothing() -> None:
+    # Joe Bloggs renamed and given John Smith's code: refused, as ``add`` refuses it, and
+    # Joe stays on record as he was, found by his own code and name.
+    index = RecordIndex.build(
+        [record(1, "Smith, John", "233310H"), record(2, "Bloggs, Joe", "261619B")]
+    )
+    by_name, by_code = received("Bloggs, Joe"), received("Bloggs, Joe", code="261619B")
+    decided = [(entry, identify(entry, index)) for entry in (by_name, by_code)]
+    with index.watch() as changes:
+        with pytest.raises(ValueError, match="code 233310H already belongs to 'Smith, John'"):
+            index.replace(record(2, "Bloggs, Joseph", "233310H"))
+        # Nothing was noted: decisions made before stand without a second look.
+        assert not any(changes.concern(e, d, MatchPolicy()) for e, d in decided)
+    assert index.record(2) == record(2, "Bloggs, Joe", "261619B")
+    assert index.holder(GradingCode.parse("261619B").number) == record(2, "Bloggs, Joe", "261619B")
+    assert index.holder(GradingCode.parse("233310H").number) == record(1, "Smith, John", "233310H")
+    decision = identify(by_name, index)
+    assert (decision.kind, decision.player_id) == (DecisionKind.LINK, 2)

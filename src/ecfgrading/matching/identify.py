@@ -411,6 +411,12 @@ def _same_name(before: PlayerRecord, after: PlayerRecord) -> bool:
     )
 
 
+def _taken(code: int, holder: PlayerRecord, record: PlayerRecord) -> str:
+    return (
+        f"code {GradingCode(code)} already belongs to {holder.describe()}, not {record.describe()}"
+    )
+
+
 def _same_holder(before: PlayerRecord, after: PlayerRecord) -> bool:
     """Whether a decision by code reads the two alike: all but the clubs agree."""
     return (before.id, before.code, before.surname, before.forenames, before.date_of_birth) == (
@@ -479,6 +485,7 @@ class RecordIndex:
         if before is not None and _same_name(before.record, record):
             self._swap(before, record)
         else:
+            self._free_for(record)  # refused before anything is changed
             self._watching = []  # noted below, as one change
             try:
                 self.remove(record.id)
@@ -599,16 +606,22 @@ class RecordIndex:
     def _claim(self, code: int, known: _Known) -> None:
         holder = self._by_code.get(code)
         if holder is not None and holder is not known:
-            raise ValueError(
-                f"code {GradingCode(code)} already belongs to {holder.record.describe()}, "
-                f"not {known.record.describe()}"
-            )
+            raise ValueError(_taken(code, holder.record, known.record))
         self._by_code[code] = known
         held = self._codes_of.get(known.record.id, ())
         if code not in held:
             self._codes_of[known.record.id] = (*held, code)
         if self._watching:
             self._log.code(code)
+
+    def _free_for(self, record: PlayerRecord) -> None:
+        """Raises, as ``_claim`` would, when the record's code belongs to another player:
+        ``replace`` asks before it removes the record, so that a refused replacement
+        leaves the index, and what its watches noted, as they were."""
+        code = record.code
+        holder = self._by_code.get(code) if code is not None else None
+        if code is not None and holder is not None and holder.record.id != record.id:
+            raise ValueError(_taken(code, holder.record, record))
 
     def _holding(self, code: int) -> _Known | None:
         return self._by_code.get(code)
