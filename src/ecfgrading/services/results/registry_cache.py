@@ -60,6 +60,10 @@ class RegistryCache:
     club_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> code, name
     memberships: dict[tuple[int, int], Seasons] = field(default_factory=dict)  # player, club
     births_known: set[int] = field(default_factory=set)
+    # Clubs on record that learnt their code since the cache was loaded: their members'
+    # records in the importer's index hold the code only once a file names them again
+    # (services.results.view), so their memberships on record are indexed again.
+    coded_since: set[int] = field(default_factory=set)
     # Codes and counties learnt for clubs on record, written at once by ``clubs`` (None:
     # written by ``club`` itself).
     _learnt: dict[str, dict[int, object]] | None = None
@@ -109,6 +113,7 @@ class RegistryCache:
             pk = self.club_by_name.get(name.lower()) or self.club_by_name.get(f"{name.lower()}*")
             if pk is not None and code and pk not in self.club_coded:
                 self._learn(pk, "code", code)  # a club known by name tells its code
+                self.coded_since.add(pk)
                 self._remember_club(pk, code, name, self.club_county[pk])
         if pk is None:
             location = name.endswith("*")  # 'Dover*': a location, as the lists write it

@@ -88,7 +88,9 @@ class Touched:
 
     created: list[PlayerRecord]  # new players
     births: dict[int, date]  # player id -> a date of birth the file gave
-    clubs: set[tuple[int, int]]  # (player id, club id) seen together
+    # (player id, club id) seen together that the index may not hold yet: the new
+    # memberships, and those of clubs that learnt their code (_Noted.indexed).
+    clubs: set[tuple[int, int]]
     # The highest id the write gave each table a view marks (services.changes), 0 where
     # it added none; None when the database did not return an id (read the mark then).
     written: Mark | None = None
@@ -125,13 +127,19 @@ def write_plan(
     )
     audit(audited)
     ids = _highest(placed, clubs, noted)
-    return written, Touched(placed.records, noted.births, noted.pairs, ids)
+    return written, Touched(placed.records, noted.births, noted.indexed, ids)
 
 
 @dataclass(frozen=True)
 class _Noted:
     births: dict[int, date]  # player id -> a date of birth the file gave
     pairs: set[tuple[int, int]]  # (player id, club id) seen together in the event
+    # The pairs the importer's index may not hold: those without a membership before
+    # the file, and those of clubs that learnt a code (RegistryCache.coded_since). A
+    # membership on record is among its player's clubs in the index already (loaded
+    # with them, or indexed when it was made): a season's 80,000 pairs, of which a
+    # quarter are new, were each looked up in the index again (issue 25).
+    indexed: set[tuple[int, int]]
     memberships: Mapping[tuple[int, int], int | None]  # pair -> its membership's id
     change: int | None  # the highest id of the rows noting changes in place (0: none)
 
@@ -142,6 +150,8 @@ def _note_players(
     """Each player's club in the event's season, and a date of birth the records lack;
     the players so changed in place are noted for other views in one statement."""
     pairs = {(ids[pin], club) for pin, club in clubs.items() if pin in ids}
+    known, coded = cache.memberships, cache.coded_since
+    indexed = {pair for pair in pairs if pair not in known or pair[1] in coded}
     widened = cache.note_memberships(pairs, season)
     births = {
         ids[pin]: details.date_of_birth
@@ -151,7 +161,7 @@ def _note_players(
     born = cache.note_births(births)
     change = note_changed([*widened, *born])
     memberships = {pair: cache.memberships[pair].id for pair in pairs}
-    return _Noted(births, pairs, memberships, change)
+    return _Noted(births, pairs, indexed, memberships, change)
 
 
 def _highest(placed: _Placed, clubs: dict[int, int], noted: _Noted) -> Mark | None:
