@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,11 @@ from django.test import override_settings
 from ecfgrading.registry.bulk import insert_rows
 from ecfgrading.registry.models import (
     AuditLog,
+    Club,
+    ClubMembership,
     Event,
     Game,
+    IdentityChange,
     PendingIdentification,
     Player,
     Submission,
@@ -36,8 +40,10 @@ from ecfgrading.registry.models import (
 from ecfgrading.services.changes import current_mark
 from ecfgrading.services.locks import Busy, Turn
 from ecfgrading.services.locks import _file_turn as file_turn
-from ecfgrading.services.results import ingest
+from ecfgrading.services.results import ingest, records
+from ecfgrading.services.results import view as view_module
 from ecfgrading.services.results.ingest import TURN_FILES, ResultsImporter, import_files
+from ecfgrading.services.results.registry_cache import RegistryCache
 from tests.garbage import garbage_kept
 from tests.services.results_text import results_file
 from tests.services.test_import_state import BLOGGS, a_file, game, importer, newcomer
@@ -215,6 +221,53 @@ def test_a_batch_longer_than_a_turn_gives_the_people_of_files_imported_one_by_on
     assert Player.objects.filter(surname="Newman").count() == (count + 1) // 2
     assert not PendingIdentification.objects.exists()
     assert Game.objects.count() == count
+
+
+@pytest.mark.django_db
+def test_what_a_batch_learns_of_players_on_record_is_written_each_turn_and_seen_by_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a batch's files learn of a player on record (a season with his club, his
+    date of birth), and the notes telling other importers so, are written at the end of
+    each turn: the batch's view, marked past its own notes, reads none of its players
+    again; once the batch is done it is marked as the database stands and, like another
+    importer's view brought up to date, holds what a fresh load reads."""
+    reloaded: list[int] = []
+
+    def reload_records(index: Any, player_ids: Any) -> Any:
+        reloaded.extend(player_ids)
+        return records.reload_records(index, player_ids)
+
+    monkeypatch.setattr(view_module, "reload_records", reload_records)
+    bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    walsall = Club.objects.create(name="Walsall")
+    ClubMembership.objects.create(player=bloggs, club=walsall, first_season=2012, last_season=2012)
+    other = importer()
+    assert len(other.index) == 1  # loaded before the batch
+    born = f"{BLOGGS}#DATE OF BIRTH=03/04/1970"
+    count = TURN_FILES + 3  # two turns
+    files = [
+        (f"{k}.txt", a_file(f"EV{k:05d}", born, newcomer(2, f"Newman, Ned{k}")))
+        for k in range(count)
+    ]
+    assert all(result.accepted for result in import_files(files))
+    assert reloaded == []  # its own notes were not taken for another importer's
+    bloggs.refresh_from_db()
+    assert bloggs.date_of_birth == date(1970, 4, 3)
+    # The files' events end on 12/05/2013, in the season 2012-13 (named 2013).
+    membership = ClubMembership.objects.get(player=bloggs, club=walsall)
+    assert (membership.first_season, membership.last_season) == (2012, 2013)
+    assert IdentityChange.objects.filter(player_id=bloggs.id).exists()
+    other.view.catch_up()
+    assert bloggs.id in reloaded  # the other importer read him again
+    fresh_index, fresh_cache = records.load_record_index(), RegistryCache.load()
+    with ingest.shared_view() as view:
+        for seen in (view, other.view):
+            assert seen.mark == current_mark()
+            for pid in Player.objects.values_list("id", flat=True):
+                assert seen.index.record(pid) == fresh_index.record(pid)
+            assert seen.cache.memberships == fresh_cache.memberships
+            assert seen.cache.births_known == fresh_cache.births_known
 
 
 @pytest.mark.django_db

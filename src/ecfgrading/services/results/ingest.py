@@ -44,6 +44,7 @@ from ecfgrading.registry.bulk import IN_CHUNK, update_one
 from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import AuditLog, Submission
 from ecfgrading.registry.numbering import CodesExhausted
+from ecfgrading.services.changes import Mark
 from ecfgrading.services.errors import Conflict, NotFound
 from ecfgrading.services.locks import (
     Busy,
@@ -278,7 +279,7 @@ class ResultsImporter:
         (issue 25: SQLite copies every page a savepoint's writes touch); a file refused
         raises _TurnRefused, and the hold is written again."""
         self.view.catch_up()
-        with _games_of_turn(), asked_once():
+        with _games_of_turn(self.view), asked_once():
             return [
                 self._write(item, in_turn=True, alone=False) if isinstance(item, _Ready) else item
                 for item in ready
@@ -307,7 +308,7 @@ class ResultsImporter:
             with busy_as_error(_turn_not_imported(ready)), transaction.atomic():
                 take_registry_lock()
                 self.view.catch_up()
-                with nullcontext() if alone else _games_of_turn(), asked_once():
+                with nullcontext() if alone else _games_of_turn(self.view), asked_once():
                     return [
                         self._write(item, in_turn=True, alone=alone)
                         if isinstance(item, _Ready)
@@ -865,8 +866,10 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
 
 
 @contextmanager
-def _games_of_turn() -> Iterator[None]:
-    """The turn's games written together at its end (write.games_together). A row the
+def _games_of_turn(view: RegistryView) -> Iterator[None]:
+    """The turn's games written together at its end (write.games_together), with what
+    its files learnt of players on record, the view's mark moved past the notes of them
+    written meanwhile (no one else writes under the lock the turn holds). A row the
     database refuses then, or when reading games makes those waiting written (even while
     checking a file with errors of its own), is of no one file known: the turn is written
     again, each file in a savepoint of its own with its own games (_TurnRefused). A lock
@@ -876,6 +879,7 @@ def _games_of_turn() -> Iterator[None]:
         with games_together() as waiting:
             yield
             waiting.write()
+            view.wrote(Mark(change=waiting.noted))
     except REFUSALS as error:
         if isinstance(error, OperationalError) and is_busy(error):
             raise

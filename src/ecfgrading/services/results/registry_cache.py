@@ -7,11 +7,12 @@ mark it was brought up to (services.results.view), and dropped if a write fails.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
+from django.db import models
 from django.utils import timezone
 
 from ecfgrading.registry.bulk import IN_CHUNK, update_rows
@@ -21,6 +22,9 @@ from ecfgrading.services.changes import Changes
 from ecfgrading.services.results.records import Reloaded
 
 _K = TypeVar("_K")
+# How rows are updated by id (registry.bulk.update_rows): now, or with a turn's games
+# (services.results.write.updated).
+Update = Callable[[type[models.Model], tuple[str, ...], Sequence[tuple[Any, ...]]], None]
 
 
 class Seasons(NamedTuple):
@@ -183,8 +187,9 @@ class RegistryCache:
             self.memberships[(player, club)] = Seasons(pk, first, last)
         self.births_known.update(reloaded.born)
 
-    def note_births(self, births: dict[int, date]) -> list[int]:
-        """A date of birth the records lack is taken from the file (G20 needs it).
+    def note_births(self, births: dict[int, date], update: Update = update_rows) -> list[int]:
+        """A date of birth the records lack is taken from the file (G20 needs it), its
+        rows written by ``update``.
 
         Returns the players changed in place: the caller notes them (``note_changed``,
         once for the whole file), so that other importers' views learn it.
@@ -195,12 +200,15 @@ class RegistryCache:
             for pid, day in births.items()
             if pid not in self.births_known
         ]
-        update_rows(Player, _BirthUpdate._fields[:-1], missing)
+        update(Player, _BirthUpdate._fields[:-1], missing)
         self.births_known.update(row.id for row in missing)
         return [row.id for row in missing]
 
-    def note_memberships(self, pairs: set[tuple[int, int]], season: int) -> list[int]:
-        """First and last season each player was seen with each club.
+    def note_memberships(
+        self, pairs: set[tuple[int, int]], season: int, update: Update = update_rows
+    ) -> list[int]:
+        """First and last season each player was seen with each club (the seasons of
+        those on record widened by ``update``).
 
         Returns the players whose membership was widened in place, for the caller to
         note: other caches must reload it (new memberships are found by their ids).
@@ -214,7 +222,7 @@ class RegistryCache:
                 self.memberships[pair] = seasons = known.covering(season)
                 changed.append(_SeasonsUpdate(seasons.first_season, seasons.last_season, known.id))
                 widened.append(pair[0])
-        update_rows(ClubMembership, _SeasonsUpdate._fields[:-1], changed)
+        update(ClubMembership, _SeasonsUpdate._fields[:-1], changed)
         made = insert_returning(  # no instance each: a season makes 20,000 (issue 25)
             ClubMembership,
             ("player_id", "club_id", "first_season", "last_season", "ended_on"),

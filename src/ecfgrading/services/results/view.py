@@ -84,6 +84,11 @@ class RegistryView:
         written = touched.written
         self._mark = self._mark.past(written) if written is not None else current_mark()
 
+    def wrote(self, written: Mark) -> None:
+        """The mark moved past rows this importer wrote under the registry lock apart
+        from a file's ``took`` (a turn's notes of players changed, written at its end)."""
+        self._mark = self._mark.past(written)
+
     def _index_clubs(
         self, pairs: Iterable[tuple[int, int]], records: dict[int, PlayerRecord]
     ) -> None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
 
-from django.db import connection
+from django.db import connection, models
 from django.utils import timezone
 
 from ecfgrading.engine.periods import season_of
@@ -26,7 +26,7 @@ from ecfgrading.formats.results_model import (
 )
 from ecfgrading.lookups.identification import Candidate
 from ecfgrading.matching.identify import Decision, DecisionKind, PlayerRecord
-from ecfgrading.registry.bulk import insert_rows, update_one
+from ecfgrading.registry.bulk import insert_rows, update_one, update_rows
 from ecfgrading.registry.inserts import insert_instances
 from ecfgrading.registry.models import (
     AuditLog,
@@ -152,14 +152,14 @@ def _note_players(
     pairs = {(ids[pin], club) for pin, club in clubs.items() if pin in ids}
     known, coded = cache.memberships, cache.coded_since
     indexed = {pair for pair in pairs if pair not in known or pair[1] in coded}
-    widened = cache.note_memberships(pairs, season)
+    widened = cache.note_memberships(pairs, season, updated)
     births = {
         ids[pin]: details.date_of_birth
         for pin, details in plan.details.items()
         if details.date_of_birth and pin in ids
     }
-    born = cache.note_births(births)
-    change = note_changed([*widened, *born])
+    born = cache.note_births(births, updated)
+    change = _noted([*widened, *born])
     memberships = {pair: cache.memberships[pair].id for pair in pairs}
     return _Noted(births, pairs, indexed, memberships, change)
 
@@ -492,13 +492,19 @@ def write_games(
 
 
 class _GamesWaiting:
-    """A turn's games, written together at its end (``games_together``), and its files'
-    audit entries (no one reads them meanwhile: one statement a turn, not one a file)."""
+    """A turn's games, written together at its end (``games_together``), and what no
+    one reads meanwhile: its files' audit entries, the seasons and dates of birth they
+    learnt of players on record, and the notes of those players for other importers
+    (one statement a turn for each, not one a file)."""
 
     def __init__(self) -> None:
         self.rows: list[GameRow] = []
         self.pairs: set[tuple[int, int]] = set()  # their players on record, lower id first
         self.audited: list[AuditLog] = []
+        # (model, columns) -> rows to update by id, in the order given (update_rows)
+        self.updates: dict[tuple[type[models.Model], tuple[str, ...]], list[Any]] = {}
+        self.changed: list[int] = []  # players to note as changed in place
+        self.noted = 0  # the highest id of the notes written (services.changes.Mark)
 
     def add(self, rows: list[GameRow]) -> None:
         self.rows += rows
@@ -511,6 +517,11 @@ class _GamesWaiting:
     def write(self) -> None:
         rows, self.rows, self.pairs = self.rows, [], set()
         audited, self.audited = self.audited, []
+        updates, self.updates = self.updates, {}
+        changed, self.changed = self.changed, []
+        for (model, columns), values in updates.items():
+            update_rows(model, columns, values)
+        self.noted = max(self.noted, note_changed(changed))
         if rows:
             insert_rows(Game, GameRow._fields, rows)
         if audited:
@@ -549,6 +560,27 @@ def audit(entry: AuditLog) -> None:
         insert_instances([entry])
     else:
         together.audited.append(entry)
+
+
+def updated(model: type[models.Model], columns: tuple[str, ...], rows: Sequence[Any]) -> None:
+    """Rows of ``model`` updated by id (``update_rows``) now, or, in a turn
+    (``games_together``), with its games: what a file learns of players on record (a
+    season, a date of birth) is read by no one before the turn ends."""
+    together = _WAITING.get()
+    if together is None:
+        update_rows(model, columns, rows)
+    elif rows:
+        together.updates.setdefault((model, columns), []).extend(rows)
+
+
+def _noted(player_ids: list[int]) -> int:
+    """``note_changed`` now, or, in a turn, with its games (0: the highest id of the
+    notes is then the turn's, ``_GamesWaiting.noted``)."""
+    together = _WAITING.get()
+    if together is None:
+        return note_changed(player_ids)
+    together.changed += player_ids
+    return 0
 
 
 def games_asked(pairs: Iterable[tuple[int, int]]) -> None:
