@@ -270,6 +270,43 @@ def test_what_a_batch_learns_of_players_on_record_is_written_each_turn_and_seen_
             assert seen.cache.births_known == fresh_cache.births_known
 
 
+def _dated(code: str, players: list[str], end: str, index: int = 1) -> bytes:
+    """A file of one day, ``end``: its first player plays each other."""
+    games = [game(1, pin, end) for pin in range(2, len(players) + 1)]
+    return results_file(players, games, code=code, index=index, start=end, end=end)
+
+
+@pytest.mark.django_db
+def test_a_file_rejected_after_a_resent_one_leaves_the_view_as_the_database_stands() -> None:
+    """A file sent again within a turn writes what waits (superseding reads the games
+    on record), the notes of players changed among it; a file rejected later in the turn
+    brings the view up to date. The view must not take the importer's own notes for
+    another's and read Bloggs again from rows that lack what was learnt since and still
+    waits: his date of birth, and his seasons with Walsall widened further."""
+    bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
+    walsall = Club.objects.create(name="Walsall")
+    ClubMembership.objects.create(player=bloggs, club=walsall, first_season=2013, last_season=2013)
+    first = _dated("EV00000", [BLOGGS, newcomer(2, "Zed, Zak")], "12/05/2013")
+    assert import_files([("ev0.txt", first)])[0].accepted
+    born = f"{BLOGGS}#DATE OF BIRTH=03/04/1970"
+    files = [  # seasons are named by the year they end (1 June .. 31 May)
+        ("a.txt", _dated("AA00001", [BLOGGS, newcomer(2, "Archer, Ann")], "12/05/2014")),
+        ("b.txt", _dated("EV00000", [born, newcomer(2, "Zed, Zak")], "12/05/2015", index=2)),
+        ("c.txt", results_file([BLOGGS, newcomer(2, "Cy, Carter")], [game(1, 3)], code="CC3")),
+        ("d.txt", _dated("DD00004", [BLOGGS, newcomer(2, "Dale, Di")], "12/05/2012")),
+    ]
+    assert [result.accepted for result in import_files(files)] == [True, True, False, True]
+    membership = ClubMembership.objects.get(player=bloggs, club=walsall)
+    assert (membership.first_season, membership.last_season) == (2012, 2015)
+    bloggs.refresh_from_db()
+    assert bloggs.date_of_birth == date(1970, 4, 3)
+    fresh_index, fresh_cache = records.load_record_index(), RegistryCache.load()
+    with ingest.shared_view() as view:
+        assert view.mark == current_mark()
+        assert view.index.record(bloggs.id) == fresh_index.record(bloggs.id)
+        assert view.cache.memberships == fresh_cache.memberships
+
+
 @pytest.mark.django_db
 def test_a_waiting_file_is_identified_again_while_waiting_not_in_the_turn(
     identifications: list[ResultsImporter],

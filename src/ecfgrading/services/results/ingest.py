@@ -869,21 +869,24 @@ def _waiting(submission_ids: Iterable[int]) -> list[Submission]:
 def _games_of_turn(view: RegistryView) -> Iterator[None]:
     """The turn's games written together at its end (write.games_together), with what
     its files learnt of players on record, the view's mark moved past the notes of them
-    written meanwhile (no one else writes under the lock the turn holds). A row the
-    database refuses then, or when reading games makes those waiting written (even while
+    each time some are written (no one else writes under the lock the turn holds). A
+    row the database refuses then, or when reading games makes those waiting written (even while
     checking a file with errors of its own), is of no one file known: the turn is written
     again, each file in a savepoint of its own with its own games (_TurnRefused). A lock
     wait that ran out is no refusal: raised as it is, the turn's own Busy names its files
     and it is not waited for again."""
     try:
-        with games_together() as waiting:
+        with games_together(partial(_past_notes, view)) as waiting:
             yield
             waiting.write()
-            view.wrote(Mark(change=waiting.noted))
     except REFUSALS as error:
         if isinstance(error, OperationalError) and is_busy(error):
             raise
         raise _TurnRefused from error
+
+
+def _past_notes(view: RegistryView, highest: int) -> None:
+    view.wrote(Mark(change=highest))
 
 
 class _TurnRefused(Exception):

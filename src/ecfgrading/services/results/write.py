@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -493,18 +493,22 @@ def write_games(
 
 class _GamesWaiting:
     """A turn's games, written together at its end (``games_together``), and what no
-    one reads meanwhile: its files' audit entries, the seasons and dates of birth they
-    learnt of players on record, and the notes of those players for other importers
-    (one statement a turn for each, not one a file)."""
+    one else reads meanwhile: its files' audit entries, the seasons and dates of birth
+    they learnt of players on record, and the notes of those players for other importers
+    (one statement a turn for each, not one a file). ``noted`` hears the highest id of
+    the notes each time some are written: the importer's view, which must not take its
+    own notes for another's and read those players again from rows that lack what the
+    turn's later files learnt and left waiting (a file rejected later in the turn brings
+    the view up to date)."""
 
-    def __init__(self) -> None:
+    def __init__(self, noted: Callable[[int], None] | None = None) -> None:
         self.rows: list[GameRow] = []
         self.pairs: set[tuple[int, int]] = set()  # their players on record, lower id first
         self.audited: list[AuditLog] = []
         # (model, columns) -> rows to update by id, in the order given (update_rows)
         self.updates: dict[tuple[type[models.Model], tuple[str, ...]], list[Any]] = {}
         self.changed: list[int] = []  # players to note as changed in place
-        self.noted = 0  # the highest id of the notes written (services.changes.Mark)
+        self.noted = noted
 
     def add(self, rows: list[GameRow]) -> None:
         self.rows += rows
@@ -521,7 +525,9 @@ class _GamesWaiting:
         changed, self.changed = self.changed, []
         for (model, columns), values in updates.items():
             update_rows(model, columns, values)
-        self.noted = max(self.noted, note_changed(changed))
+        highest = note_changed(changed)
+        if highest and self.noted is not None:
+            self.noted(highest)
         if rows:
             insert_rows(Game, GameRow._fields, rows)
         if audited:
@@ -532,7 +538,7 @@ _WAITING: ContextVar[_GamesWaiting | None] = ContextVar("games_waiting", default
 
 
 @contextmanager
-def games_together() -> Iterator[_GamesWaiting]:
+def games_together(noted: Callable[[int], None] | None = None) -> Iterator[_GamesWaiting]:
     """The games of every file written inside wait, with its audit entry, to be
     inserted together by the caller (``write()`` of what it yields) before it ends;
     should anything raise first, none are. A season's games went in three statements a
@@ -542,8 +548,9 @@ def games_together() -> Iterator[_GamesWaiting]:
     writes those waiting first: ``games_asked`` (the games between players, when some
     of those waiting are between two of them) and ``games_on_record`` (all of them). A
     row the database refuses is refused when they are written, of no one file: the
-    caller then writes the files again one by one, each with its own games."""
-    waiting = _GamesWaiting()
+    caller then writes the files again one by one, each with its own games. ``noted``
+    hears the highest id of the notes of players changed each time some are written."""
+    waiting = _GamesWaiting(noted)
     token = _WAITING.set(waiting)
     try:
         yield waiting
@@ -565,7 +572,8 @@ def audit(entry: AuditLog) -> None:
 def updated(model: type[models.Model], columns: tuple[str, ...], rows: Sequence[Any]) -> None:
     """Rows of ``model`` updated by id (``update_rows``) now, or, in a turn
     (``games_together``), with its games: what a file learns of players on record (a
-    season, a date of birth) is read by no one before the turn ends."""
+    season, a date of birth) is read by no one else before the turn ends, and the
+    importer has it in its view already."""
     together = _WAITING.get()
     if together is None:
         update_rows(model, columns, rows)
@@ -575,7 +583,7 @@ def updated(model: type[models.Model], columns: tuple[str, ...], rows: Sequence[
 
 def _noted(player_ids: list[int]) -> int:
     """``note_changed`` now, or, in a turn, with its games (0: the highest id of the
-    notes is then the turn's, ``_GamesWaiting.noted``)."""
+    notes is then told when they are written, ``_GamesWaiting.noted``)."""
     together = _WAITING.get()
     if together is None:
         return note_changed(player_ids)
