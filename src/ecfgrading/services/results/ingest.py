@@ -870,11 +870,11 @@ def _games_of_turn(view: RegistryView) -> Iterator[None]:
     """The turn's games written together at its end (write.games_together), with what
     its files learnt of players on record, the view's mark moved past the notes of them
     each time some are written (no one else writes under the lock the turn holds). A
-    row the database refuses then, or when reading games makes those waiting written (even while
-    checking a file with errors of its own), is of no one file known: the turn is written
-    again, each file in a savepoint of its own with its own games (_TurnRefused). A lock
-    wait that ran out is no refusal: raised as it is, the turn's own Busy names its files
-    and it is not waited for again."""
+    row the database refuses then, or when reading games makes those waiting written
+    (even while checking a file with errors of its own), is of no one file known: the
+    turn is written again, each file in a savepoint of its own with its own games
+    (_TurnRefused). A lock wait that ran out is no refusal: raised as it is, the turn's
+    own Busy names its files and it is not waited for again."""
     try:
         with games_together(partial(_past_notes, view)) as waiting:
             yield

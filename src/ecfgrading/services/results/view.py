@@ -86,7 +86,8 @@ class RegistryView:
 
     def wrote(self, written: Mark) -> None:
         """The mark moved past rows this importer wrote under the registry lock apart
-        from a file's ``took`` (a turn's notes of players changed, written at its end)."""
+        from a file's ``took``: a turn's notes of players changed, each time the rows
+        waiting in the turn are written (services.results.write.games_together)."""
         self._mark = self._mark.past(written)
 
     def _index_clubs(

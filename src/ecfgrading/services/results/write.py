@@ -137,8 +137,9 @@ class _Noted:
     # The pairs the importer's index may not hold: those without a membership before
     # the file, and those of clubs that learnt a code (RegistryCache.coded_since). A
     # membership on record is among its player's clubs in the index already (loaded
-    # with them, or indexed when it was made): a season's 80,000 pairs, of which a
-    # quarter are new, were each looked up in the index again (issue 25).
+    # with them, or indexed when it was made): a season's 80,000 pairs were each looked
+    # up in the index again, though in the seasons after the first most are on record
+    # (issue 25; in the first after the starting list, 68,044 of 81,913 are new).
     indexed: set[tuple[int, int]]
     memberships: Mapping[tuple[int, int], int | None]  # pair -> its membership's id
     change: int | None  # the highest id of the rows noting changes in place (0: none)
