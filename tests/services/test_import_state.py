@@ -52,10 +52,13 @@ def game(pin1: int, pin2: int, day: str = "11/05/2013") -> str:
     return f"#PIN1={pin1}#SCORE=10#PIN2={pin2}#ROUND=1#GAME DATE={day}"
 
 
-def a_file(code: str, *players: str) -> bytes:
+def a_file(code: str, *players: str, day: str = "", index: int = 1) -> bytes:
+    """The first player plays each of the others; ``day``: the event's one day, and
+    its games' (else the file's usual dates)."""
     pins = list(range(1, len(players) + 1))
-    games = [game(pins[0], pin) for pin in pins[1:]]
-    return results_file(list(players), games, code=code)
+    games = [game(pins[0], pin, *([day] if day else [])) for pin in pins[1:]]
+    dates = {"start": day, "end": day} if day else {}
+    return results_file(list(players), games, code=code, index=index, **dates)
 
 
 def stored(report: dict[str, Any]) -> Any:

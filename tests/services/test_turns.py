@@ -270,12 +270,6 @@ def test_what_a_batch_learns_of_players_on_record_is_written_each_turn_and_seen_
             assert seen.cache.births_known == fresh_cache.births_known
 
 
-def _dated(code: str, players: list[str], end: str, index: int = 1) -> bytes:
-    """A file of one day, ``end``: its first player plays each other."""
-    games = [game(1, pin, end) for pin in range(2, len(players) + 1)]
-    return results_file(players, games, code=code, index=index, start=end, end=end)
-
-
 @pytest.mark.django_db
 def test_a_file_rejected_after_a_resent_one_leaves_the_view_as_the_database_stands() -> None:
     """A file sent again within a turn writes what waits (superseding reads the games
@@ -286,14 +280,15 @@ def test_a_file_rejected_after_a_resent_one_leaves_the_view_as_the_database_stan
     bloggs = Player.objects.create(code=261619, surname="Bloggs", forenames="Joe")
     walsall = Club.objects.create(name="Walsall")
     ClubMembership.objects.create(player=bloggs, club=walsall, first_season=2013, last_season=2013)
-    first = _dated("EV00000", [BLOGGS, newcomer(2, "Zed, Zak")], "12/05/2013")
+    first = a_file("EV00000", BLOGGS, newcomer(2, "Zed, Zak"), day="12/05/2013")
     assert import_files([("ev0.txt", first)])[0].accepted
     born = f"{BLOGGS}#DATE OF BIRTH=03/04/1970"
+    unknown = results_file([BLOGGS, newcomer(2, "Cy, Carter")], [game(1, 3)], code="CC00003")
     files = [  # seasons are named by the year they end (1 June .. 31 May)
-        ("a.txt", _dated("AA00001", [BLOGGS, newcomer(2, "Archer, Ann")], "12/05/2014")),
-        ("b.txt", _dated("EV00000", [born, newcomer(2, "Zed, Zak")], "12/05/2015", index=2)),
-        ("c.txt", results_file([BLOGGS, newcomer(2, "Cy, Carter")], [game(1, 3)], code="CC3")),
-        ("d.txt", _dated("DD00004", [BLOGGS, newcomer(2, "Dale, Di")], "12/05/2012")),
+        ("a.txt", a_file("AA00001", BLOGGS, newcomer(2, "Archer, Ann"), day="12/05/2014")),
+        ("b.txt", a_file("EV00000", born, newcomer(2, "Zed, Zak"), day="12/05/2015", index=2)),
+        ("c.txt", unknown),  # a game of PIN 3, whom the file does not name: rejected
+        ("d.txt", a_file("DD00004", BLOGGS, newcomer(2, "Dale, Di"), day="12/05/2012")),
     ]
     assert [result.accepted for result in import_files(files)] == [True, True, False, True]
     membership = ClubMembership.objects.get(player=bloggs, club=walsall)
