@@ -16,6 +16,7 @@ from ecfgrading.registry.models import (
     AuditLog,
     Club,
     ClubMembership,
+    County,
     Event,
     Game,
     PendingIdentification,
@@ -385,3 +386,55 @@ def test_the_index_loaded_holds_each_survivor_with_his_clubs_sets_shared() -> No
     assert three.club_codes == frozenset() and three.club_names == frozenset()
     assert index.record(gone.id) is None and index.holder(100003) == one
     assert len(index) == 3
+
+
+def test_a_club_given_its_code_elsewhere_is_found_by_it_not_created_again() -> None:
+    """Another importer (or the back office) gave a club on record its code in place: no
+    row is added, so this importer's view never reads the club again. A file naming the
+    club by that code, and by another spelling of its name, joins its player to that
+    club, rather than being refused for creating a second club with the code."""
+    walsall = Club.objects.create(name="Walsall")
+    ours = importer()
+    assert ours.view.cache.club_by_code == {}  # loaded before the code was given
+    Club.objects.filter(id=walsall.id).update(code="7WAL")
+    coded = "#PIN=1#NAME=Bloggs, Joe#CLUB CODE=7WAL#CLUB NAME=Walsall Chess Club"
+    outcome = ours.import_file(a_file("AA00001", coded, newcomer(2, "Newman, Ned")), "a")
+    assert outcome.accepted, outcome.report
+    assert Club.objects.filter(code="7WAL").get().id == walsall.id
+    bloggs = Player.objects.get(surname="Bloggs")
+    assert list(ClubMembership.objects.filter(player=bloggs).values_list("club", flat=True)) == [
+        walsall.id
+    ]
+
+
+def test_a_county_given_to_a_club_elsewhere_is_not_overwritten_by_a_file() -> None:
+    """A club's county learnt from a file fills only a county the record lacks: one set
+    meanwhile elsewhere (another importer, the back office) stands."""
+    walsall = Club.objects.create(name="Walsall", code="7WAL")
+    ours = importer()
+    assert ours.view.cache.club_county[walsall.id] is None
+    staffs = County.objects.create(name="Staffordshire")
+    Club.objects.filter(id=walsall.id).update(county=staffs)
+    coded = "#PIN=1#NAME=Bloggs, Joe#CLUB CODE=7WAL#CLUB NAME=Walsall#CLUB COUNTY=Kent"
+    assert ours.import_file(a_file("AA00001", coded, newcomer(2, "Newman, Ned")), "a").accepted
+    assert Club.objects.get(id=walsall.id).county_id == staffs.id
+
+
+def test_a_club_found_by_name_keeps_the_code_given_it_elsewhere() -> None:
+    """A file names a club by its name and a code of its own; the club was given another
+    code meanwhile by someone else. The code on record stands, the player joins the club,
+    and the importer's records of the club's members learn the code on record."""
+    walsall = Club.objects.create(name="Walsall")
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    ClubMembership.objects.create(player=smith, club=walsall, first_season=2013, last_season=2013)
+    ours = importer()
+    assert ours.view.cache.club_coded == set()  # loaded before the code was given
+    Club.objects.filter(id=walsall.id).update(code="7WAL")
+    named = "#PIN=1#NAME=Bloggs, Joe#CLUB CODE=WALS#CLUB NAME=Walsall"
+    sam = f"#PIN=2#BCF CODE={GradingCode(100001)}#NAME=Smith, Sam#CLUB NAME=Walsall"
+    assert ours.import_file(a_file("AA00001", named, sam), "a").accepted
+    assert list(Club.objects.values_list("id", "code")) == [(walsall.id, "7WAL")]
+    bloggs = Player.objects.get(surname="Bloggs")
+    assert ClubMembership.objects.get(player=bloggs).club_id == walsall.id
+    assert ours.view.index.record(smith.id) == load_record_index().record(smith.id)
+    assert ours.view.index.record(smith.id).club_codes == {"7WAL"}  # type: ignore[union-attr]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, NamedTuple, TypeVar
 
-from django.db import models
+from django.db import connection, models
 from django.utils import timezone
 
 from ecfgrading.registry.bulk import IN_CHUNK, update_rows
@@ -25,6 +25,20 @@ _K = TypeVar("_K")
 # How rows are updated by id (registry.bulk.update_rows): now, or with a turn's games
 # (services.results.write.updated).
 Update = Callable[[type[models.Model], tuple[str, ...], Sequence[tuple[Any, ...]]], None]
+
+
+def _fill(column: str, rows: list[tuple[object, int]]) -> int:
+    """A club's code or county learnt from a file, (value, id) a row, written only where
+    the record still lacks it: one given meanwhile by another importer or the back
+    office stands. Returns the rows written."""
+    if not rows:
+        return 0  # most files: nothing learnt, no cursor
+    quote = connection.ops.quote_name
+    table, name = quote(Club._meta.db_table), quote(column)
+    sql = f"UPDATE {table} SET {name} = %s WHERE {quote('id')} = %s AND {name} IS NULL"
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+        return int(cursor.rowcount)  # summed over the rows, on both databases
 
 
 class Seasons(NamedTuple):
@@ -119,17 +133,43 @@ class RegistryCache:
                 self._learn(pk, "code", code)  # a club known by name tells its code
                 self.coded_since.add(pk)
                 self._remember_club(pk, code, name, self.club_county[pk])
+        if pk is None and code:
+            pk = self._as_stored(code=code)  # a code given in place since the cache was loaded
         if pk is None:
             location = name.endswith("*")  # 'Dover*': a location, as the lists write it
-            created = Club.objects.create(
+            made = Club.objects.create(
                 code=code or None, name=name.rstrip("*").strip() or code, is_location=location
             )
-            self._remember_club(created.id, code, name or code, None)
-            pk = created.id
+            self._remember_club(made.id, code, name or code, None)
+            pk = made.id
         if county and self.club_county.get(pk) is None:
             self.club_county[pk] = self._county(county)
             self._learn(pk, "county_id", self.club_county[pk])
         return pk
+
+    def _as_stored(self, *, pk: int | None = None, code: str = "") -> int | None:
+        """The club with this id or code as stored now, remembered; its id, or None.
+
+        Another importer or the back office may have given a club on record its code or
+        county in place since the cache was loaded: no row is added, so catching up does
+        not read it. Asked before a club is created with a code, and for a club that
+        kept a code or county of its own against one the cache learnt (``_fill``): a
+        few times a season, not once a file. (A file naming a club by a code given in
+        place elsewhere, and by another club's name, finds the club it names, as it did
+        before the code was given.)"""
+        clubs = Club.objects.filter(id=pk) if pk is not None else Club.objects.filter(code=code)
+        row = clubs.values_list("id", "code", "name", "county_id", "is_location").first()
+        if row is None:
+            return None
+        found, stored, name, county, location = row
+        learnt = self.club_names.get(found, ("", ""))[0]
+        if learnt and learnt != stored and self.club_by_code.get(learnt) == found:
+            del self.club_by_code[learnt]  # the code the cache learnt did not stand
+        if stored and found not in self.club_coded:
+            self.coded_since.add(found)  # its members' records learn the code as seen
+        self.club_coded.discard(found)
+        self._remember_club(found, stored or "", name + ("*" if location else ""), county)
+        return int(found)
 
     def clubs(self, wanted: Iterable[tuple[_K, str, str, str]]) -> dict[_K, int]:
         """``club`` for each (key, code, name, county), what it learns of clubs already on
@@ -150,14 +190,21 @@ class RegistryCache:
         finally:
             self._learnt = None
         for column, values in learnt.items():
-            update_rows(Club, (column,), [(value, pk) for pk, value in values.items()])
+            self._fill(column, values)
         return found
 
     def _learn(self, pk: int, column: str, value: object) -> None:
         if self._learnt is None:
-            Club.objects.filter(id=pk).update(**{column: value})
+            self._fill(column, {pk: value})
         else:
             self._learnt[column][pk] = value
+
+    def _fill(self, column: str, values: dict[int, object]) -> None:
+        """Codes or counties learnt (club id -> value) written where the record still
+        lacks them: one given meanwhile elsewhere stands, and the cache reads it."""
+        if _fill(column, [(value, pk) for pk, value in values.items()]) < len(values):
+            for pk in values:  # a few times a season at most: one stood against ours
+                self._as_stored(pk=pk)
 
     def _county(self, name: str) -> int:
         if name.lower() not in self.counties:
