@@ -438,3 +438,50 @@ def test_a_club_found_by_name_keeps_the_code_given_it_elsewhere() -> None:
     assert ClubMembership.objects.get(player=bloggs).club_id == walsall.id
     assert ours.view.index.record(smith.id) == load_record_index().record(smith.id)
     assert ours.view.index.record(smith.id).club_codes == {"7WAL"}  # type: ignore[union-attr]
+
+
+def test_a_code_given_elsewhere_finds_its_club_before_a_name_finds_another() -> None:
+    """A file names a club by a code given in place elsewhere and by another club's
+    name: the code decides, as it would for a cache loaded now, and the other club is
+    not given the code (which the database would refuse, rejecting the file)."""
+    walsall, dudley = Club.objects.create(name="Walsall"), Club.objects.create(name="Dudley")
+    ours = importer()
+    assert ours.view.cache.club_coded == set()
+    Club.objects.filter(id=walsall.id).update(code="7WAL")
+    named = "#PIN=1#NAME=Bloggs, Joe#CLUB CODE=7WAL#CLUB NAME=Dudley"
+    outcome = ours.import_file(a_file("AA00001", named, newcomer(2, "Newman, Ned")), "a")
+    assert outcome.accepted, outcome.report
+    bloggs = Player.objects.get(surname="Bloggs")
+    assert ClubMembership.objects.get(player=bloggs).club_id == walsall.id
+    assert Club.objects.get(id=dudley.id).code is None
+
+
+def test_a_club_learnt_alone_keeps_the_code_it_was_given_elsewhere_in_the_cache() -> None:
+    """``club`` asked alone (as the queue's decisions do) of a club given a code in place
+    since the cache was loaded: the code on record stands, in the database and in the
+    cache, which no longer takes the file's code for the club's."""
+    walsall = Club.objects.create(name="Walsall")
+    cache = RegistryCache.load_clubs()
+    Club.objects.filter(id=walsall.id).update(code="7WAL")
+    assert cache.club("WALS", "Walsall", "") == walsall.id
+    assert Club.objects.get(id=walsall.id).code == "7WAL"
+    assert cache.club_names[walsall.id] == ("7WAL", "Walsall")
+    assert "WALS" not in cache.club_by_code and cache.club_by_code["7WAL"] == walsall.id
+
+
+def test_a_code_and_a_county_learnt_together_leave_the_cache_as_stored() -> None:
+    """A file teaches a club its code (given another elsewhere meanwhile) and its county
+    (still empty): the county is written, the code on record stands, and the cache holds
+    both as a cache loaded now would."""
+    walsall = Club.objects.create(name="Walsall")
+    ours = importer()
+    assert ours.view.cache.club_county[walsall.id] is None
+    Club.objects.filter(id=walsall.id).update(code="7WAL")
+    named = "#PIN=1#NAME=Bloggs, Joe#CLUB CODE=WALS#CLUB NAME=Walsall#CLUB COUNTY=Kent"
+    assert ours.import_file(a_file("AA00001", named, newcomer(2, "Newman, Ned")), "a").accepted
+    stored = Club.objects.get(id=walsall.id)
+    assert stored.code == "7WAL" and stored.county is not None and stored.county.name == "Kent"
+    fresh, cache = RegistryCache.load_clubs(), ours.view.cache
+    assert cache.club_county[walsall.id] == fresh.club_county[walsall.id]
+    assert cache.club_names[walsall.id] == fresh.club_names[walsall.id]
+    assert cache.club_by_code.get("WALS") is None

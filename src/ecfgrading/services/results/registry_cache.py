@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, TypeVar
 from django.db import connection, models
 from django.utils import timezone
 
-from ecfgrading.registry.bulk import IN_CHUNK, update_rows
+from ecfgrading.registry.bulk import IN_CHUNK, padded, update_rows
 from ecfgrading.registry.inserts import insert_returning
 from ecfgrading.registry.models import Club, ClubMembership, County, Player
 from ecfgrading.services.changes import Changes
@@ -27,7 +27,7 @@ _K = TypeVar("_K")
 Update = Callable[[type[models.Model], tuple[str, ...], Sequence[tuple[Any, ...]]], None]
 
 
-def _fill(column: str, rows: list[tuple[object, int]]) -> int:
+def _fill_where_empty(column: str, rows: list[tuple[object, int]]) -> int:
     """A club's code or county learnt from a file, (value, id) a row, written only where
     the record still lacks it: one given meanwhile by another importer or the back
     office stands. Returns the rows written."""
@@ -39,6 +39,27 @@ def _fill(column: str, rows: list[tuple[object, int]]) -> int:
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
         return int(cursor.rowcount)  # summed over the rows, on both databases
+
+
+def _clubs_holding(codes: list[str], ids: list[int]) -> list[tuple[Any, ...]]:
+    """(id, code, name, county id, is a location) of the clubs holding ``codes`` or of
+    ``ids``: a plain statement of a few shapes (``padded``), as a file may ask it."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(map(quote, ("id", "code", "name", "county_id", "is_location")))
+    tests: list[str] = []
+    params: list[object] = []
+    asked: tuple[tuple[str, list[object]], ...] = (("code", [*codes]), ("id", [*ids]))
+    for column, values in asked:
+        if values:
+            values = padded(values)
+            tests.append(f"{quote(column)} IN ({', '.join(['%s'] * len(values))})")
+            params += values
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {quote(Club._meta.db_table)} WHERE {' OR '.join(tests)}",
+            params,
+        )
+        return list(cursor.fetchall())
 
 
 class Seasons(NamedTuple):
@@ -126,15 +147,15 @@ class RegistryCache:
         """The club a player set names, by code, else by name; created when new."""
         code, name = code.strip().upper(), name.strip()
         pk = self.club_by_code.get(code) if code else None
+        if pk is None and code and self._learnt is None:
+            pk = self._as_stored(code=code)  # asked alone: ``clubs`` asks for a file's at once
         if pk is None and name:
             # A location is written 'Dover*' in lists; a file may leave the star off.
             pk = self.club_by_name.get(name.lower()) or self.club_by_name.get(f"{name.lower()}*")
             if pk is not None and code and pk not in self.club_coded:
-                self._learn(pk, "code", code)  # a club known by name tells its code
-                self.coded_since.add(pk)
+                self.coded_since.add(pk)  # a club known by name tells its code
                 self._remember_club(pk, code, name, self.club_county[pk])
-        if pk is None and code:
-            pk = self._as_stored(code=code)  # a code given in place since the cache was loaded
+                self._learn(pk, "code", code)
         if pk is None:
             location = name.endswith("*")  # 'Dover*': a location, as the lists write it
             made = Club.objects.create(
@@ -147,33 +168,15 @@ class RegistryCache:
             self._learn(pk, "county_id", self.club_county[pk])
         return pk
 
-    def _as_stored(self, *, pk: int | None = None, code: str = "") -> int | None:
-        """The club with this id or code as stored now, remembered; its id, or None.
-
-        Another importer or the back office may have given a club on record its code or
-        county in place since the cache was loaded: no row is added, so catching up does
-        not read it. Asked before a club is created with a code, and for a club that
-        kept a code or county of its own against one the cache learnt (``_fill``): a
-        few times a season, not once a file. (A file naming a club by a code given in
-        place elsewhere, and by another club's name, finds the club it names, as it did
-        before the code was given.)"""
-        clubs = Club.objects.filter(id=pk) if pk is not None else Club.objects.filter(code=code)
-        row = clubs.values_list("id", "code", "name", "county_id", "is_location").first()
-        if row is None:
-            return None
-        found, stored, name, county, location = row
-        learnt = self.club_names.get(found, ("", ""))[0]
-        if learnt and learnt != stored and self.club_by_code.get(learnt) == found:
-            del self.club_by_code[learnt]  # the code the cache learnt did not stand
-        if stored and found not in self.club_coded:
-            self.coded_since.add(found)  # its members' records learn the code as seen
-        self.club_coded.discard(found)
-        self._remember_club(found, stored or "", name + ("*" if location else ""), county)
-        return int(found)
-
     def clubs(self, wanted: Iterable[tuple[_K, str, str, str]]) -> dict[_K, int]:
         """``club`` for each (key, code, name, county), what it learns of clubs already on
         record written by one statement a column, not one a club."""
+        wanted = list(wanted)
+        self._as_stored_all(
+            codes={code.strip().upper() for _, code, _, _ in wanted}.difference(
+                self.club_by_code, ("",)
+            )
+        )
         self._learnt = {"code": {}, "county_id": {}}
         # A file's players name a few clubs each many times: each way of naming one is
         # looked up once (a second look finds what the first created or learnt).
@@ -189,22 +192,54 @@ class RegistryCache:
             learnt = self._learnt
         finally:
             self._learnt = None
-        for column, values in learnt.items():
-            self._fill(column, values)
+        self._write_learnt(learnt)
         return found
+
+    def _as_stored(self, *, code: str) -> int | None:
+        """The club holding this code as stored now, remembered; its id, or None."""
+        self._as_stored_all(codes={code})
+        return self.club_by_code.get(code)
+
+    def _as_stored_all(self, *, codes: Collection[str] = (), ids: Collection[int] = ()) -> None:
+        """The clubs holding these codes, and those of these ids, as stored now,
+        remembered: one statement, none for none.
+
+        Another importer or the back office may have given a club on record its code or
+        county in place since the cache was loaded: no row is added, so catching up does
+        not read it. Asked for a file's codes the cache does not know, before it finds a
+        club by name or makes one (so that a code finds its club as a cache loaded now
+        would), and for clubs that kept a code or county of their own against one the
+        cache learnt (``_write_learnt``)."""
+        if not codes and not ids:
+            return
+        for found, stored, name, county, location in _clubs_holding(sorted(codes), sorted(ids)):
+            learnt = self.club_names.get(found, ("", ""))[0]
+            if learnt != (stored or ""):
+                if learnt and self.club_by_code.get(learnt) == found:
+                    del self.club_by_code[learnt]  # a code that did not stand, or changed
+                if stored:
+                    self.coded_since.add(found)  # its members' records learn it as seen
+            self.club_coded.discard(found)
+            self._remember_club(found, stored or "", name + ("*" if location else ""), county)
+            if stored:
+                self.club_by_code[stored.upper()] = found  # as stored now, whoever held it
 
     def _learn(self, pk: int, column: str, value: object) -> None:
         if self._learnt is None:
-            self._fill(column, {pk: value})
+            self._write_learnt({column: {pk: value}})
         else:
             self._learnt[column][pk] = value
 
-    def _fill(self, column: str, values: dict[int, object]) -> None:
-        """Codes or counties learnt (club id -> value) written where the record still
-        lacks them: one given meanwhile elsewhere stands, and the cache reads it."""
-        if _fill(column, [(value, pk) for pk, value in values.items()]) < len(values):
-            for pk in values:  # a few times a season at most: one stood against ours
-                self._as_stored(pk=pk)
+    def _write_learnt(self, learnt: dict[str, dict[int, object]]) -> None:
+        """Codes and counties learnt (column -> club id -> value) written where the
+        record still lacks them: one given meanwhile elsewhere stands, and the cache
+        reads the clubs concerned again once all are written."""
+        short = False
+        for column, values in learnt.items():
+            rows = [(value, pk) for pk, value in values.items()]
+            short = _fill_where_empty(column, rows) < len(rows) or short
+        if short:  # rare: a code or county given elsewhere since the cache was loaded
+            self._as_stored_all(ids={pk for values in learnt.values() for pk in values})
 
     def _county(self, name: str) -> int:
         if name.lower() not in self.counties:
