@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from ecfgrading.demo.generator import DemoFile, Federation, FederationStats, generate
-from ecfgrading.demo.logins import create_demo_logins
+from ecfgrading.demo.logins import create_demo_logins, hashed_ahead
 from ecfgrading.demo.registration import register_events
 from ecfgrading.demo.schedule import ListRun, Step, steps, world_today
 from ecfgrading.demo.startlist import FILENAME, LIST_ID
@@ -77,6 +77,7 @@ def _build(home: Path, size: str, seed: int, progress: Progress | None) -> DemoS
     with watch.step("save files"):
         federation = federation.saved(folder)
     history = _History(federation, stats, progress)
+    hashed = hashed_ahead()  # on the second core while the history is replayed
     with watch.step(f"load list {LIST_ID}"):
         history.load_list()
     with watch.step("register events"):
@@ -84,7 +85,7 @@ def _build(home: Path, size: str, seed: int, progress: Progress | None) -> DemoS
     for step in steps():
         history.play(step, watch)
     with watch.step("demo logins"):
-        logins = create_demo_logins()
+        logins = create_demo_logins(hashed)
     gc.unfreeze()  # the build's objects are the collector's again (give_back_freed_memory)
     write_today(home)
     return replace(history.summary(home, folder, watch), logins=logins)
