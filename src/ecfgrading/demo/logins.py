@@ -85,9 +85,10 @@ def create_demo_logins(hashed: Future[dict[str, str]] | None = None) -> tuple[De
 
 def _set_passwords(hashed: dict[str, str] | None) -> None:
     """Each login's password: the logins are made without one, then given its hash."""
+    hashes = hashed or {name: make_password(word) for name, word in PASSWORDS.items()}
     users = get_user_model().objects
-    for name, word in PASSWORDS.items():
-        users.filter(username=name).update(password=(hashed or {}).get(name) or make_password(word))
+    for name, password in hashes.items():
+        users.filter(username=name).update(password=password)
 
 
 def _login(name: str, role: Role, what: str) -> DemoLogin:
