@@ -25,12 +25,13 @@ from pathlib import Path
 from django.conf import settings
 from django.db import OperationalError, connection
 
+# The registry's lock itself lies beneath the services (its admin takes it too).
+from ecfgrading.registry.locking import REGISTRY_LOCK_KEY as REGISTRY_LOCK_KEY
+from ecfgrading.registry.locking import take_registry_lock as take_registry_lock
 from ecfgrading.services.errors import Conflict
 
 log = logging.getLogger(__name__)
 
-# pg_advisory_xact_lock key: "ECFG" in ASCII, the registry's one lock.
-REGISTRY_LOCK_KEY = 0x45434647
 # pg_advisory_lock key of the importers' turn (importers_turn): "ECFT".
 TURN_KEY = 0x45434654
 # pg_advisory_lock_shared key held by importers waiting for the turn (Turn.wanted): "ECFW".
@@ -48,17 +49,6 @@ _BUSY_SQLSTATES = {"55P03", "40P01"}  # lock_not_available, deadlock_detected
 
 class Busy(Conflict):
     """Another writer held the database for longer than ECFGRADING_LOCK_TIMEOUT."""
-
-
-def take_registry_lock() -> None:
-    """Hold the registry lock until the surrounding transaction ends."""
-    if not connection.in_atomic_block:
-        raise RuntimeError("the registry lock is held by a transaction: call it in atomic()")
-    if connection.vendor != "postgresql":
-        return  # SQLite: BEGIN IMMEDIATE took the database's single write lock
-    with connection.cursor() as cursor:
-        # The wait is bounded by lock_timeout, which settings give every connection.
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [REGISTRY_LOCK_KEY])
 
 
 @contextmanager
