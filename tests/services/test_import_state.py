@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from ecfgrading.engine.codes import GradingCode
 from ecfgrading.registry.models import (
@@ -485,3 +487,82 @@ def test_a_code_and_a_county_learnt_together_leave_the_cache_as_stored() -> None
     assert cache.club_county[walsall.id] == fresh.club_county[walsall.id]
     assert cache.club_names[walsall.id] == fresh.club_names[walsall.id]
     assert cache.club_by_code.get("WALS") is None
+
+
+# Staff edit a club or a player in place in the admin, while an importer (a served site's,
+# say) keeps its view: no row is added, so only the notes the admin leaves tell it.
+
+
+def edit_club(admin_client: Client, club: Club, **changed: Any) -> None:
+    form = {"code": club.code or "", "name": club.name, "county": club.county_id or ""}
+    form |= {"is_location": "on"} if club.is_location else {}
+    form |= changed
+    response = admin_client.post(reverse("admin:registry_club_change", args=[club.pk]), form)
+    assert response.status_code == 302, response.content.decode()[:800]
+
+
+def test_a_club_renamed_in_the_admin_is_found_by_its_new_name_by_a_running_importer(
+    admin_client: Client,
+) -> None:
+    """A file naming the club as staff renamed it joins its player to that club, as an
+    importer started now would, rather than creating a second club of the new name; the
+    club's members are indexed with the new name, and the old name finds nothing."""
+    walsall = Club.objects.create(name="Walsall")
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    ClubMembership.objects.create(player=smith, club=walsall, first_season=2013, last_season=2013)
+    ours = importer()
+    assert ours.view.cache.club_by_name == {"walsall": walsall.id}
+    edit_club(admin_client, walsall, name="Walsall Wood")
+    named = "#PIN=1#NAME=Bloggs, Joe#CLUB NAME=Walsall Wood"
+    outcome = ours.import_file(a_file("AA00001", named, newcomer(2, "Newman, Ned")), "a")
+    assert outcome.accepted, outcome.report
+    assert Club.objects.filter(name="Walsall Wood").count() == 1
+    bloggs = Player.objects.get(surname="Bloggs")
+    assert ClubMembership.objects.get(player=bloggs).club_id == walsall.id
+    fresh, cache = RegistryCache.load_clubs(), ours.view.cache
+    assert cache.club_by_name == fresh.club_by_name
+    assert cache.club_names == fresh.club_names
+    assert ours.view.index.record(smith.id) == load_record_index().record(smith.id)
+    assert ours.view.index.record(smith.id).club_names == {"Walsall Wood"}  # type: ignore[union-attr]
+    assert ours.view.mark == current_mark()
+
+
+def test_a_club_given_another_code_in_the_admin_leaves_no_member_with_the_old_one(
+    admin_client: Client,
+) -> None:
+    """A code corrected in the admin (7WAL to 7WWD): the club's members are indexed with
+    the new code only, as a fresh load reads them, and the cache finds the club by it."""
+    walsall = Club.objects.create(name="Walsall", code="7WAL")
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    ClubMembership.objects.create(player=smith, club=walsall, first_season=2013, last_season=2013)
+    ours = importer()
+    assert ours.view.index.record(smith.id).club_codes == {"7WAL"}  # type: ignore[union-attr]
+    edit_club(admin_client, walsall, code="7WWD")
+    ours.view.catch_up()
+    assert ours.view.index.record(smith.id).club_codes == {"7WWD"}  # type: ignore[union-attr]
+    assert ours.view.index.record(smith.id) == load_record_index().record(smith.id)
+    assert ours.view.cache.club_by_code == {"7WWD": walsall.id}
+
+
+def test_a_player_renamed_in_the_admin_is_read_again_by_a_running_importer(
+    admin_client: Client,
+) -> None:
+    """His record in a running importer's index is his record as the admin left it."""
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    ours = importer()
+    assert ours.view.index.record(smith.id).surname == "Smith"  # type: ignore[union-attr]
+    change = reverse("admin:registry_player_change", args=[smith.pk])
+    form = {
+        "surname": "Smyth",
+        "forenames": "Samuel",
+        "sex": smith.sex,
+        "nation": smith.nation,
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
+    response = admin_client.post(change, form)
+    assert response.status_code == 302, response.content.decode()[:800]
+    ours.view.catch_up()
+    record = ours.view.index.record(smith.id)
+    assert record == load_record_index().record(smith.id)
+    assert record is not None and (record.surname, record.forenames) == ("Smyth", "Samuel")

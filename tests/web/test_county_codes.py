@@ -170,3 +170,21 @@ def test_a_code_edited_in_the_admin_shows_on_the_next_request(
     assert shown.startswith(f"{new} ")
     clubs = {c["club_code"] for c in all_active(client) if c["assoc_code"] == new}
     assert clubs == active_club_codes(county)
+
+
+def test_a_club_renamed_in_the_admin_shows_on_the_next_request(
+    client: Client, admin_client: Client, demo: DemoSummary
+) -> None:
+    """A club's name is no id that grows: the admin's note of the change (ClubChange)
+    moves the data token, so the club's page, cached under the old one, is made anew."""
+    club = Club.objects.filter(code__isnull=False, memberships__isnull=False).first()
+    assert club is not None and club.code is not None
+    path = f"/clubs/{club.code}/"
+    heading = parse(client.get(path).content.decode()).find(".//h1")
+    assert heading is not None and club.name in "".join(heading.itertext())  # now cached
+    form = {"code": club.code, "name": "Renamed Chess Club", "county": club.county_id or ""}
+    form |= {"is_location": "on"} if club.is_location else {}
+    response = admin_client.post(reverse("admin:registry_club_change", args=[club.pk]), form)
+    assert response.status_code == 302, response.content.decode()[:500]
+    heading = parse(client.get(path).content.decode()).find(".//h1")
+    assert heading is not None and "Renamed Chess Club" in "".join(heading.itertext())

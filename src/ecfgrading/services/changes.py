@@ -1,8 +1,9 @@
 """What changed in the registry since a mark: how a running importer keeps its index of
 players current when other imports, merges or corrections happened meanwhile.
 
-Rows that are only ever added (players, memberships, aliases) are found by their ids; a
-change made in place is noted in ``IdentityChange`` by whoever makes it. Identity writers
+Rows that are only ever added (players, memberships, aliases, clubs) are found by their
+ids; a change made in place is noted in ``IdentityChange`` (a player) or ``ClubChange`` (a
+club) by whoever makes it. Identity writers
 hold the registry lock (``services.locks.take_registry_lock``), so the ids they take are
 committed in order and a mark read under the lock misses nothing.
 """
@@ -19,6 +20,7 @@ from django.db import connection
 from ecfgrading.registry.inserts import insert_returning
 from ecfgrading.registry.models import (
     Club,
+    ClubChange,
     ClubMembership,
     IdentityChange,
     Player,
@@ -40,6 +42,7 @@ class Mark:
     alias: int = 0
     change: int = 0
     club: int = 0
+    club_change: int = 0
     epoch: int = 0
 
     def follows(self, earlier: Mark) -> bool:
@@ -58,6 +61,7 @@ class Mark:
             alias=max(self.alias, written.alias),
             change=max(self.change, written.change),
             club=max(self.club, written.club),
+            club_change=max(self.club_change, written.club_change),
             epoch=self.epoch,
         )
 
@@ -70,15 +74,17 @@ MembershipRow = tuple[int, int, int, int, int]
 class Changes:
     """What was added or changed since a mark, up to ``mark``: players to load again (new,
     changed in place, or given an alias), clubs new since, and memberships new since,
-    whole (a player who only joined a club is updated from them, not loaded again)."""
+    whole (a player who only joined a club is updated from them, not loaded again); and
+    clubs changed in place, whose members are to be loaded again too."""
 
     mark: Mark
     players: frozenset[int]
     clubs: tuple[int, ...] = ()
     memberships: tuple[MembershipRow, ...] = ()
+    clubs_changed: tuple[int, ...] = ()
 
 
-_MARKED = (Player, ClubMembership, PlayerAlias, IdentityChange, Club)  # Mark's order
+_MARKED = (Player, ClubMembership, PlayerAlias, IdentityChange, Club, ClubChange)  # Mark's
 
 
 def current_mark() -> Mark:
@@ -90,9 +96,15 @@ def current_mark() -> Mark:
     with connection.cursor() as cursor:
         cursor.execute(sql, [EPOCH])
         *ids, found = cursor.fetchone()
-    player, membership, alias, change, club = (int(i or 0) for i in ids)
+    player, membership, alias, change, club, club_change = (int(i or 0) for i in ids)
     return Mark(
-        player, membership, alias, change, club, int(found) if found is not None else epoch()
+        player,
+        membership,
+        alias,
+        change,
+        club,
+        club_change,
+        int(found) if found is not None else epoch(),
     )
 
 
@@ -112,30 +124,32 @@ def changes_since(seen: Mark) -> Changes:
 
     The caller checks ``changes.mark.follows(seen)`` first: if not, load everything.
     Between two files of one importer, this is what another importer's file left: one
-    query for the mark, and one for the rows past it of all five tables.
+    query for the mark, and one for the rows past it of all six tables.
     """
     now = current_mark()
     if now == seen or not now.follows(seen):
         return Changes(now, frozenset())
     found = _past(seen, now)
-    players = frozenset(row[1] for row in found if row[0] not in ("club", "membership"))
+    players = frozenset(row[1] for row in found if row[0] in ("player", "alias", "change"))
     clubs = tuple(sorted(row[1] for row in found if row[0] == "club"))
     memberships = tuple(
         (int(pk), int(player), int(club), int(first), int(last))
         for part, player, pk, club, first, last in found
         if part == "membership"
     )
-    return Changes(now, players, clubs, memberships)
+    changed = tuple(sorted({row[1] for row in found if row[0] == "club_change"}))
+    return Changes(now, players, clubs, memberships, changed)
 
 
-# What each marked table names, past a mark: the player (the club, for clubs); a
-# membership is read whole.
+# What each marked table names, past a mark: the player (the club, for clubs and their
+# changes); a membership is read whole.
 _NAMED = (
     (Player, "player", ("id",)),
     (ClubMembership, "membership", ("player_id", "id", "club_id", "first_season", "last_season")),
     (PlayerAlias, "alias", ("player_id",)),
     (IdentityChange, "change", ("player_id",)),
     (Club, "club", ("id",)),
+    (ClubChange, "club_change", ("club_id",)),
 )
 _COLUMNS = max(len(columns) for _, _, columns in _NAMED)
 

@@ -1,9 +1,9 @@
-"""The audit log and the notes of changed identities: read only."""
+"""The audit log and the notes of changed identities and clubs: read only."""
 
 from django.contrib import admin
 
 from ecfgrading.registry.admin.base import ReadOnlyAdmin
-from ecfgrading.registry.models import AuditLog, IdentityChange
+from ecfgrading.registry.models import AuditLog, ClubChange, IdentityChange
 
 
 @admin.register(AuditLog)
@@ -19,3 +19,9 @@ class AuditLogAdmin(ReadOnlyAdmin):
 class IdentityChangeAdmin(ReadOnlyAdmin):
     list_display = ("id", "player_id")
     search_fields = ("=player_id",)
+
+
+@admin.register(ClubChange)
+class ClubChangeAdmin(ReadOnlyAdmin):
+    list_display = ("id", "club_id")
+    search_fields = ("=club_id",)

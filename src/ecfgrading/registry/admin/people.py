@@ -3,21 +3,27 @@
 ``merged_into`` is shown, never edited, here: a merge moves games, grades and history to
 the survivor and is audited, so it goes through the merge service only (players:
 ``ecfgrading merge``; clubs have none yet). The registry lies beneath the services, so
-its admin does not call them.
+its admin does not call them; a player or a club edited here is noted for running
+importers as the services note theirs (services.changes), under the registry's lock.
 """
 
 from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
 from ecfgrading.registry.admin.base import CodeSearchAdmin, ReadOnlyAdmin
+from ecfgrading.registry.locking import take_registry_lock
 from ecfgrading.registry.models import (
     Club,
+    ClubChange,
     ClubMembership,
     County,
+    IdentityChange,
     NameAlias,
     Player,
     PlayerAlias,
@@ -47,11 +53,36 @@ class CountyAdmin(admin.ModelAdmin):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    """A club edited or deleted here is noted (``ClubChange``), under the registry lock as
+    any change to who is where: running importers read it and its members again, and
+    public pages showing it are made anew (lookups.freshness)."""
+
     list_display = ("name", "code", "county", "is_location", "merged_into")
     list_filter = ("is_location", "county")
     list_select_related = ("county", "merged_into")
     search_fields = ("name", "=code")
     readonly_fields = ("merged_into",)
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        with transaction.atomic():  # the admin's own, or one of its own
+            take_registry_lock()  # a new club too: importers find it by its id, in order
+            super().save_model(request, obj, form, change)
+            if change:
+                ClubChange.objects.create(club_id=obj.pk)
+
+    def delete_model(self, request: HttpRequest, obj: Club) -> None:
+        with transaction.atomic():
+            take_registry_lock()
+            pk = obj.pk
+            super().delete_model(request, obj)
+            ClubChange.objects.create(club_id=pk)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:
+        with transaction.atomic():  # the list's "delete selected" action
+            take_registry_lock()
+            ids = list(queryset.values_list("id", flat=True))
+            super().delete_queryset(request, queryset)
+            ClubChange.objects.bulk_create(ClubChange(club_id=pk) for pk in ids)
 
 
 class MembershipInline(admin.TabularInline):
@@ -85,11 +116,15 @@ class PlayerAdmin(CodeSearchAdmin):
         return player.ref if player.code is not None else "(issued on save)"
 
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
-        if not change:
-            obj.code = issue_code().number  # G28: codes are issued by the system
-        elif obj.date_of_birth is not None and form.initial.get("date_of_birth") is None:
-            obj.born_noted_at = timezone.now()  # learnt now: replays of lists before leave it
-        super().save_model(request, obj, form, change)
+        with transaction.atomic():
+            take_registry_lock()  # who is who, as importers match them (a newcomer by id)
+            if not change:
+                obj.code = issue_code().number  # G28: codes are issued by the system
+            elif obj.date_of_birth is not None and form.initial.get("date_of_birth") is None:
+                obj.born_noted_at = timezone.now()  # learnt now: replays of lists leave it
+            super().save_model(request, obj, form, change)
+            if change:  # noted for running importers, which read him again
+                IdentityChange.objects.create(player_id=obj.pk)
 
 
 @admin.register(PlayerAlias)

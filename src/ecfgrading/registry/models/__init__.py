@@ -2,7 +2,7 @@
 
 from ecfgrading.registry.models.aliases import NameAlias
 from ecfgrading.registry.models.audit import AuditLog
-from ecfgrading.registry.models.changes import IdentityChange
+from ecfgrading.registry.models.changes import ClubChange, IdentityChange
 from ecfgrading.registry.models.choices import (
     CategoryChoice,
     Colour,
@@ -44,6 +44,7 @@ __all__ = [
     "CategoryChoice",
     "ChaseRecord",
     "Club",
+    "ClubChange",
     "ClubMembership",
     "Colour",
     "County",

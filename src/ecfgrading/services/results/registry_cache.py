@@ -135,6 +135,22 @@ class RegistryCache:
         cache.counties = {name.lower(): pk for pk, name in County.objects.values_list("id", "name")}
         return cache
 
+    def reload_clubs(self) -> None:
+        """Clubs and counties read again whole, as ``load_clubs`` reads them, after staff
+        edited some in place: a club renamed is found by its new name only, and which of
+        two clubs of one name a name finds is decided as a cache loaded now decides it.
+        Memberships and birth dates stay; ``coded_since`` stays, for the members of such
+        clubs that the view does not read again."""
+        fresh = RegistryCache.load_clubs()
+        self.club_by_code, self.club_by_name = fresh.club_by_code, fresh.club_by_name
+        self.club_coded, self.counties = fresh.club_coded, fresh.counties
+        self.club_county, self.club_names = fresh.club_county, fresh.club_names
+
+    def members_of(self, clubs: Collection[int]) -> frozenset[int]:
+        """The players with a membership of any of these clubs, as the cache holds them."""
+        wanted = set(clubs)
+        return frozenset(player for player, club in self.memberships if club in wanted)
+
     def _remember_club(self, pk: int, code: str, name: str, county: int | None) -> None:
         if code:
             self.club_by_code.setdefault(code.upper(), pk)

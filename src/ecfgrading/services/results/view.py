@@ -58,7 +58,11 @@ class RegistryView:
         if not changes.mark.follows(self._mark):
             self.drop()  # another database, a restore, or rows a rollback took back
             return
-        reloaded = reload_records(self.index, changes.players)
+        players = changes.players
+        if changes.clubs_changed:  # rare: staff edited a club in place (registry.admin)
+            self.cache.reload_clubs()
+            players = players | self.cache.members_of(changes.clubs_changed)
+        reloaded = reload_records(self.index, players)
         self.cache.catch_up(changes, reloaded)
         # A player who only joined a club meanwhile (the common change, a new season's
         # first games) is not read again: the new membership, read whole, says it all.
