@@ -566,3 +566,100 @@ def test_a_player_renamed_in_the_admin_is_read_again_by_a_running_importer(
     record = ours.view.index.record(smith.id)
     assert record == load_record_index().record(smith.id)
     assert record is not None and (record.surname, record.forenames) == ("Smyth", "Samuel")
+
+
+def edit_player(admin_client: Client, player: Player, **changed: Any) -> None:
+    """The player's admin page posted with his details and memberships as stored, but
+    for ``changed`` (``memberships``: their clubs' ids in place of those stored)."""
+    born = player.date_of_birth.strftime("%Y-%m-%d") if player.date_of_birth else ""
+    form: dict[str, Any] = {
+        "surname": player.surname,
+        "forenames": player.forenames,
+        "sex": player.sex,
+        "date_of_birth": born,
+        "nation": player.nation,
+    }
+    stored = list(ClubMembership.objects.filter(player=player).order_by("id"))
+    clubs = changed.pop("memberships", [m.club_id for m in stored])
+    form |= {"memberships-TOTAL_FORMS": len(stored), "memberships-INITIAL_FORMS": len(stored)}
+    for n, (membership, club) in enumerate(zip(stored, clubs, strict=True)):
+        row = {"id": membership.id, "player": player.id, "club": club}
+        row |= {"first_season": membership.first_season, "last_season": membership.last_season}
+        form |= {f"memberships-{n}-{name}": value for name, value in row.items()}
+    form |= changed
+    change = reverse("admin:registry_player_change", args=[player.pk])
+    response = admin_client.post(change, form)
+    assert response.status_code == 302, response.content.decode()[:800]
+
+
+def test_a_membership_moved_to_another_club_in_the_admin_is_forgotten_by_an_importer(
+    admin_client: Client,
+) -> None:
+    """Staff move Smith's membership from Walsall to Dudley below his record. A running
+    importer then holds his memberships as stored, and a file placing him at Walsall
+    gives him a membership there, leaving Dudley's seasons as they were (the importer
+    had widened Dudley's, taking it for Walsall's)."""
+    walsall, dudley = Club.objects.create(name="Walsall"), Club.objects.create(name="Dudley")
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    ClubMembership.objects.create(player=smith, club=walsall, first_season=2012, last_season=2012)
+    ours = importer()
+    assert (smith.id, walsall.id) in ours.view.cache.memberships
+    edit_player(admin_client, smith, memberships=[dudley.id])
+    ours.view.catch_up()
+    assert ours.view.cache.memberships == RegistryCache.load().memberships
+    assert ours.view.index.record(smith.id) == load_record_index().record(smith.id)
+    sam = f"#PIN=1#BCF CODE={GradingCode(100001)}#NAME=Smith, Sam#CLUB NAME=Walsall"
+    outcome = ours.import_file(a_file("AA00001", sam, newcomer(2, "Newman, Ned")), "a")
+    assert outcome.accepted, outcome.report
+    held = ClubMembership.objects.filter(player=smith)
+    seasons = {m.club_id: (m.first_season, m.last_season) for m in held}
+    assert seasons[dudley.id] == (2012, 2012) and walsall.id in seasons
+
+
+def test_a_membership_changed_on_its_own_admin_page_is_forgotten_by_an_importer(
+    admin_client: Client,
+) -> None:
+    walsall, dudley = Club.objects.create(name="Walsall"), Club.objects.create(name="Dudley")
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    held = ClubMembership.objects.create(
+        player=smith, club=walsall, first_season=2012, last_season=2012
+    )
+    ours = importer()
+    assert ours.view.index.record(smith.id).club_names == {"Walsall"}  # type: ignore[union-attr]
+    form = {"player": smith.id, "club": dudley.id, "first_season": 2012, "last_season": 2012}
+    change = reverse("admin:registry_clubmembership_change", args=[held.pk])
+    assert admin_client.post(change, form).status_code == 302
+    ours.view.catch_up()
+    assert ours.view.cache.memberships == RegistryCache.load().memberships
+    assert ours.view.index.record(smith.id).club_names == {"Dudley"}  # type: ignore[union-attr]
+
+
+def test_a_date_of_birth_cleared_in_the_admin_is_forgotten_by_a_running_importer(
+    admin_client: Client,
+) -> None:
+    """Otherwise the next file giving his date of birth would not write it (G20)."""
+    smith = Player.objects.create(
+        code=100001, surname="Smith", forenames="Sam", date_of_birth=date(1970, 4, 3)
+    )
+    ours = importer()
+    assert smith.id in ours.view.cache.births_known
+    edit_player(admin_client, smith, date_of_birth="")
+    ours.view.catch_up()
+    assert ours.view.cache.births_known == RegistryCache.load().births_known == set()
+    assert ours.view.index.record(smith.id) == load_record_index().record(smith.id)
+
+
+def test_a_player_deleted_in_the_admin_leaves_a_running_importers_index(
+    admin_client: Client,
+) -> None:
+    """A record added by mistake, deleted (not the newest: the newest id would fall, and
+    the view would load afresh anyway)."""
+    mistake = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    Player.objects.create(code=100002, surname="Jones", forenames="Jim")
+    ours = importer()
+    assert ours.view.index.record(mistake.id) is not None
+    delete = reverse("admin:registry_player_delete", args=[mistake.pk])
+    assert admin_client.post(delete, {"post": "yes"}).status_code == 302
+    ours.view.catch_up()
+    assert ours.view.index.record(mistake.id) is None
+    assert len(ours.view.index) == len(load_record_index()) == 1

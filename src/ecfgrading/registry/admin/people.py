@@ -7,6 +7,7 @@ its admin does not call them; a player or a club edited here is noted for runnin
 importers as the services note theirs (services.changes), under the registry's lock.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
@@ -31,6 +32,23 @@ from ecfgrading.registry.models import (
     Sequence,
 )
 from ecfgrading.registry.numbering import issue_code
+
+
+def _noted(players: Iterable[int | None] = (), clubs: Iterable[int | None] = ()) -> None:
+    """Players and clubs changed in place, noted for running importers (which read them
+    again) and the public pages (their data token). The caller holds the registry lock,
+    so that the notes commit in the order of their ids (services.changes)."""
+    IdentityChange.objects.bulk_create(
+        IdentityChange(player_id=pk) for pk in sorted({p for p in players if p is not None})
+    )
+    ClubChange.objects.bulk_create(
+        ClubChange(club_id=pk) for pk in sorted({c for c in clubs if c is not None})
+    )
+
+
+def _clubs_of(player: Player) -> set[tuple[int, int]]:
+    """(membership id, club id) of the player's memberships as stored now."""
+    return set(ClubMembership.objects.filter(player=player).values_list("id", "club_id"))
 
 
 class CountyForm(forms.ModelForm):
@@ -68,21 +86,21 @@ class ClubAdmin(admin.ModelAdmin):
             take_registry_lock()  # a new club too: importers find it by its id, in order
             super().save_model(request, obj, form, change)
             if change:
-                ClubChange.objects.create(club_id=obj.pk)
+                _noted(clubs=[obj.pk])
 
     def delete_model(self, request: HttpRequest, obj: Club) -> None:
         with transaction.atomic():
             take_registry_lock()
             pk = obj.pk
             super().delete_model(request, obj)
-            ClubChange.objects.create(club_id=pk)
+            _noted(clubs=[pk])
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:
         with transaction.atomic():  # the list's "delete selected" action
             take_registry_lock()
             ids = list(queryset.values_list("id", flat=True))
             super().delete_queryset(request, queryset)
-            ClubChange.objects.bulk_create(ClubChange(club_id=pk) for pk in ids)
+            _noted(clubs=ids)
 
 
 class MembershipInline(admin.TabularInline):
@@ -124,7 +142,31 @@ class PlayerAdmin(CodeSearchAdmin):
                 obj.born_noted_at = timezone.now()  # learnt now: replays of lists leave it
             super().save_model(request, obj, form, change)
             if change:  # noted for running importers, which read him again
-                IdentityChange.objects.create(player_id=obj.pk)
+                _noted(players=[obj.pk])
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """His memberships edited below his record: each club whose membership of his was
+        moved or deleted is noted, so that importers forget it (a new one has a new id)."""
+        with transaction.atomic():
+            take_registry_lock()
+            before = _clubs_of(form.instance) if change else set()
+            super().save_related(request, form, formsets, change)
+            if change:
+                _noted(clubs=[club for _, club in before ^ _clubs_of(form.instance)])
+
+    def delete_model(self, request: HttpRequest, obj: Player) -> None:
+        with transaction.atomic():
+            take_registry_lock()
+            pk = obj.pk
+            super().delete_model(request, obj)
+            _noted(players=[pk])
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        with transaction.atomic():
+            take_registry_lock()
+            ids = list(queryset.values_list("id", flat=True))
+            super().delete_queryset(request, queryset)
+            _noted(players=ids)
 
 
 @admin.register(PlayerAlias)
@@ -140,12 +182,39 @@ class PlayerAliasAdmin(CodeSearchAdmin, ReadOnlyAdmin):
 
 @admin.register(ClubMembership)
 class ClubMembershipAdmin(CodeSearchAdmin):
+    """A membership changed or deleted here notes its players and clubs, before and
+    after: importers forget it and read its players again."""
+
     list_display = ("player", "club", "first_season", "last_season")
     list_filter = ("last_season",)
     list_select_related = ("player", "club")
     search_fields = ("player__surname", "club__name", "=club__code")
     code_field = "player__code"
     raw_id_fields = ("player", "club")
+
+    def save_model(
+        self, request: HttpRequest, obj: ClubMembership, form: Any, change: bool
+    ) -> None:
+        with transaction.atomic():
+            take_registry_lock()  # a new one too: importers find it by its id, in order
+            super().save_model(request, obj, form, change)
+            if change:
+                was = form.initial
+                _noted([was.get("player"), obj.player_id], [was.get("club"), obj.club_id])
+
+    def delete_model(self, request: HttpRequest, obj: ClubMembership) -> None:
+        with transaction.atomic():
+            take_registry_lock()
+            player, club = obj.player_id, obj.club_id
+            super().delete_model(request, obj)
+            _noted([player], [club])
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[ClubMembership]) -> None:
+        with transaction.atomic():
+            take_registry_lock()
+            pairs = list(queryset.values_list("player_id", "club_id"))
+            super().delete_queryset(request, queryset)
+            _noted([player for player, _ in pairs], [club for _, club in pairs])
 
 
 @admin.register(Sequence)

@@ -71,23 +71,27 @@ class Reloaded:
 
     memberships: list[tuple[int, int, int, int, int]]  # id, player, club, first, last season
     born: set[int]  # the players among them with a date of birth
+    asked: frozenset[int] = frozenset()  # every player read again, found or not
 
 
 def reload_records(index: RecordIndex, player_ids: Collection[int]) -> Reloaded:
-    """Bring these players into ``index`` as they now stand: new, changed, merged away.
+    """Bring these players into ``index`` as they now stand: new, changed, merged away,
+    or deleted.
 
     It runs before each file whenever another process imported meanwhile (a few dozen
     players each time), so the merges are read only when a code needs them.
     """
     final: dict[int, int] | None = None
-    reloaded = Reloaded([], set())
+    reloaded = Reloaded([], set(), frozenset(player_ids))
     memberships_of, players, aliases_of = _statements(connection.vendor)
     for chunk in in_chunks(sorted(player_ids)):
         rows = select_rows(memberships_of, chunk)
         reloaded.memberships.extend(row[:5] for row in rows)
         codes, names = _club_sets((pid, code, name) for _, pid, _, _, _, code, name in rows)
         gone = []
+        missing = set(chunk)
         for *row, merged_into in select_rows(players, chunk):
+            missing.discard(row[0])
             if row[4] is not None:  # date_of_birth
                 reloaded.born.add(row[0])
             if merged_into is None:
@@ -95,6 +99,8 @@ def reload_records(index: RecordIndex, player_ids: Collection[int]) -> Reloaded:
             else:
                 index.remove(row[0])
                 gone.append((row[1], row[0]))
+        for player_id in missing:  # deleted (staff, in the admin): no longer on record
+            index.remove(player_id)
         claimed = [*gone, *select_rows(aliases_of, chunk)]
         if claimed:
             final = Survivors().final if final is None else final

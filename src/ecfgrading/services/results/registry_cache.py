@@ -146,10 +146,16 @@ class RegistryCache:
         self.club_coded, self.counties = fresh.club_coded, fresh.counties
         self.club_county, self.club_names = fresh.club_county, fresh.club_names
 
-    def members_of(self, clubs: Collection[int]) -> frozenset[int]:
-        """The players with a membership of any of these clubs, as the cache holds them."""
+    def forget_members_of(self, clubs: Collection[int]) -> frozenset[int]:
+        """The players with a membership of any of these clubs, as the cache holds them,
+        those memberships forgotten: a membership staff moved to another club or player,
+        or deleted, in the admin (which notes both clubs) is not left behind; the caller
+        reads the players again, and with them the memberships they hold now."""
         wanted = set(clubs)
-        return frozenset(player for player, club in self.memberships if club in wanted)
+        pairs = [pair for pair in self.memberships if pair[1] in wanted]
+        for pair in pairs:
+            del self.memberships[pair]
+        return frozenset(player for player, _ in pairs)
 
     def _remember_club(self, pk: int, code: str, name: str, county: int | None) -> None:
         if code:
@@ -283,6 +289,7 @@ class RegistryCache:
             self._remember_club(pk, code or "", name + ("*" if location else ""), county)
         for pk, player, club, first, last in (*reloaded.memberships, *changes.memberships):
             self.memberships[(player, club)] = Seasons(pk, first, last)
+        self.births_known.difference_update(reloaded.asked)  # a date of birth cleared
         self.births_known.update(reloaded.born)
 
     def note_births(self, births: dict[int, date], update: Update = update_rows) -> list[int]:

@@ -59,9 +59,9 @@ class RegistryView:
             self.drop()  # another database, a restore, or rows a rollback took back
             return
         players = changes.players
-        if changes.clubs_changed:  # rare: staff edited a club in place (registry.admin)
+        if changes.clubs_changed:  # rare: staff edited a club or a membership (the admin)
             self.cache.reload_clubs()
-            players = players | self.cache.members_of(changes.clubs_changed)
+            players = players | self.cache.forget_members_of(changes.clubs_changed)
         reloaded = reload_records(self.index, players)
         self.cache.catch_up(changes, reloaded)
         # A player who only joined a club meanwhile (the common change, a new season's
