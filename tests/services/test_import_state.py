@@ -663,3 +663,24 @@ def test_a_player_deleted_in_the_admin_leaves_a_running_importers_index(
     ours.view.catch_up()
     assert ours.view.index.record(mistake.id) is None
     assert len(ours.view.index) == len(load_record_index()) == 1
+
+
+def test_memberships_deleted_from_the_admins_list_are_forgotten_by_an_importer(
+    admin_client: Client,
+) -> None:
+    """The list's "delete selected" action (a queryset, not one record)."""
+    walsall, dudley = Club.objects.create(name="Walsall"), Club.objects.create(name="Dudley")
+    smith = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
+    held = [
+        ClubMembership.objects.create(player=smith, club=club, first_season=2012, last_season=2012)
+        for club in (walsall, dudley)
+    ]
+    ours = importer()
+    assert len(ours.view.cache.memberships) == 2
+    form = {"action": "delete_selected", "_selected_action": [m.pk for m in held], "post": "yes"}
+    response = admin_client.post(reverse("admin:registry_clubmembership_changelist"), form)
+    assert response.status_code == 302 and not ClubMembership.objects.exists()
+    ours.view.catch_up()
+    assert ours.view.cache.memberships == {}
+    assert ours.view.index.record(smith.id) == load_record_index().record(smith.id)
+    assert ours.view.index.record(smith.id).club_names == frozenset()  # type: ignore[union-attr]

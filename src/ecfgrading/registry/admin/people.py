@@ -51,6 +51,30 @@ def _clubs_of(player: Player) -> set[tuple[int, int]]:
     return set(ClubMembership.objects.filter(player=player).values_list("id", "club_id"))
 
 
+_Notes = tuple[list[int], list[int]]  # the players and the clubs to note
+
+
+class _NotesDeletions(admin.ModelAdmin):
+    """Rows deleted here, one or a list's selection, noted under the registry lock."""
+
+    def notes_of(self, rows: QuerySet[Any]) -> _Notes:
+        raise NotImplementedError
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        with transaction.atomic():
+            take_registry_lock()
+            players, clubs = self.notes_of(type(obj)._default_manager.filter(pk=obj.pk))
+            super().delete_model(request, obj)
+            _noted(players, clubs)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        with transaction.atomic():  # the list's "delete selected" action
+            take_registry_lock()
+            players, clubs = self.notes_of(queryset)
+            super().delete_queryset(request, queryset)
+            _noted(players, clubs)
+
+
 class CountyForm(forms.ModelForm):
     """The association code may be typed in any case; left empty, the name makes it."""
 
@@ -70,7 +94,7 @@ class CountyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(_NotesDeletions):
     """A club edited or deleted here is noted (``ClubChange``), under the registry lock as
     any change to who is where: running importers read it and its members again, and
     public pages showing it are made anew (lookups.freshness)."""
@@ -88,19 +112,8 @@ class ClubAdmin(admin.ModelAdmin):
             if change:
                 _noted(clubs=[obj.pk])
 
-    def delete_model(self, request: HttpRequest, obj: Club) -> None:
-        with transaction.atomic():
-            take_registry_lock()
-            pk = obj.pk
-            super().delete_model(request, obj)
-            _noted(clubs=[pk])
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:
-        with transaction.atomic():  # the list's "delete selected" action
-            take_registry_lock()
-            ids = list(queryset.values_list("id", flat=True))
-            super().delete_queryset(request, queryset)
-            _noted(clubs=ids)
+    def notes_of(self, rows: QuerySet[Club]) -> _Notes:
+        return [], list(rows.values_list("id", flat=True))
 
 
 class MembershipInline(admin.TabularInline):
@@ -110,7 +123,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(CodeSearchAdmin):
+class PlayerAdmin(_NotesDeletions, CodeSearchAdmin):
     """Staff see the date of birth here, and only here."""
 
     list_display = ("ref", "surname", "forenames", "sex", "date_of_birth", "nation", "merged_into")
@@ -154,19 +167,8 @@ class PlayerAdmin(CodeSearchAdmin):
             if change:
                 _noted(clubs=[club for _, club in before ^ _clubs_of(form.instance)])
 
-    def delete_model(self, request: HttpRequest, obj: Player) -> None:
-        with transaction.atomic():
-            take_registry_lock()
-            pk = obj.pk
-            super().delete_model(request, obj)
-            _noted(players=[pk])
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
-        with transaction.atomic():
-            take_registry_lock()
-            ids = list(queryset.values_list("id", flat=True))
-            super().delete_queryset(request, queryset)
-            _noted(players=ids)
+    def notes_of(self, rows: QuerySet[Player]) -> _Notes:
+        return list(rows.values_list("id", flat=True)), []
 
 
 @admin.register(PlayerAlias)
@@ -181,7 +183,7 @@ class PlayerAliasAdmin(CodeSearchAdmin, ReadOnlyAdmin):
 
 
 @admin.register(ClubMembership)
-class ClubMembershipAdmin(CodeSearchAdmin):
+class ClubMembershipAdmin(_NotesDeletions, CodeSearchAdmin):
     """A membership changed or deleted here notes its players and clubs, before and
     after: importers forget it and read its players again."""
 
@@ -202,19 +204,9 @@ class ClubMembershipAdmin(CodeSearchAdmin):
                 was = form.initial
                 _noted([was.get("player"), obj.player_id], [was.get("club"), obj.club_id])
 
-    def delete_model(self, request: HttpRequest, obj: ClubMembership) -> None:
-        with transaction.atomic():
-            take_registry_lock()
-            player, club = obj.player_id, obj.club_id
-            super().delete_model(request, obj)
-            _noted([player], [club])
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[ClubMembership]) -> None:
-        with transaction.atomic():
-            take_registry_lock()
-            pairs = list(queryset.values_list("player_id", "club_id"))
-            super().delete_queryset(request, queryset)
-            _noted([player for player, _ in pairs], [club for _, club in pairs])
+    def notes_of(self, rows: QuerySet[ClubMembership]) -> _Notes:
+        pairs = list(rows.values_list("player_id", "club_id"))
+        return [player for player, _ in pairs], [club for _, club in pairs]
 
 
 @admin.register(Sequence)
