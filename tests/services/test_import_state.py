@@ -656,13 +656,17 @@ def test_a_player_deleted_in_the_admin_leaves_a_running_importers_index(
     the view would load afresh anyway)."""
     mistake = Player.objects.create(code=100001, surname="Smith", forenames="Sam")
     Player.objects.create(code=100002, surname="Jones", forenames="Jim")
+    walsall = Club.objects.create(name="Walsall")
+    ClubMembership.objects.create(player=mistake, club=walsall, first_season=2012, last_season=2012)
     ours = importer()
     assert ours.view.index.record(mistake.id) is not None
+    assert (mistake.id, walsall.id) in ours.view.cache.memberships
     delete = reverse("admin:registry_player_delete", args=[mistake.pk])
     assert admin_client.post(delete, {"post": "yes"}).status_code == 302
     ours.view.catch_up()
     assert ours.view.index.record(mistake.id) is None
     assert len(ours.view.index) == len(load_record_index()) == 1
+    assert ours.view.cache.memberships == RegistryCache.load().memberships == {}
 
 
 def test_memberships_deleted_from_the_admins_list_are_forgotten_by_an_importer(

@@ -159,16 +159,19 @@ class PlayerAdmin(_NotesDeletions, CodeSearchAdmin):
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         """His memberships edited below his record: each club whose membership of his was
-        moved or deleted is noted, so that importers forget it (a new one has a new id)."""
+        moved or deleted is noted, so that importers forget it; they read him again (noted
+        by ``save_model``), and with him the memberships he holds now."""
         with transaction.atomic():
             take_registry_lock()
             before = _clubs_of(form.instance) if change else set()
             super().save_related(request, form, formsets, change)
             if change:
-                _noted(clubs=[club for _, club in before ^ _clubs_of(form.instance)])
+                _noted(clubs=[club for _, club in before - _clubs_of(form.instance)])
 
     def notes_of(self, rows: QuerySet[Player]) -> _Notes:
-        return list(rows.values_list("id", flat=True)), []
+        """The players, and the clubs of the memberships deleted with them."""
+        clubs = ClubMembership.objects.filter(player__in=rows).values_list("club_id", flat=True)
+        return list(rows.values_list("id", flat=True)), list(clubs)
 
 
 @admin.register(PlayerAlias)
@@ -184,8 +187,8 @@ class PlayerAliasAdmin(CodeSearchAdmin, ReadOnlyAdmin):
 
 @admin.register(ClubMembership)
 class ClubMembershipAdmin(_NotesDeletions, CodeSearchAdmin):
-    """A membership changed or deleted here notes its players and clubs, before and
-    after: importers forget it and read its players again."""
+    """A membership changed or deleted here notes its players, before and after, and the
+    club it left: importers forget it there and read its players again."""
 
     list_display = ("player", "club", "first_season", "last_season")
     list_filter = ("last_season",)
@@ -200,9 +203,10 @@ class ClubMembershipAdmin(_NotesDeletions, CodeSearchAdmin):
         with transaction.atomic():
             take_registry_lock()  # a new one too: importers find it by its id, in order
             super().save_model(request, obj, form, change)
-            if change:
-                was = form.initial
-                _noted([was.get("player"), obj.player_id], [was.get("club"), obj.club_id])
+            if change:  # its players read again; its old club's pair forgotten if it moved
+                player, club = form.initial.get("player"), form.initial.get("club")
+                moved = (player, club) != (obj.player_id, obj.club_id)
+                _noted([player, obj.player_id], [club] if moved else [])
 
     def notes_of(self, rows: QuerySet[ClubMembership]) -> _Notes:
         pairs = list(rows.values_list("player_id", "club_id"))
