@@ -53,7 +53,7 @@ _PARTS: tuple[tuple[type[Model], str, str], ...] = (
     (PlayerAlias, "MAX(id)", ""),
     (IdentityChange, "MAX(id)", ""),
     (Club, "MAX(id)", ""),
-    (ClubChange, "MAX(id)", ""),  # a club's code, name or county edited in the admin
+    (ClubChange, "MAX(id)", ""),  # a club, or a membership, edited in the admin
     (County, "MAX(updated_at)", ""),  # a county's code or name edited in the admin
     (ClubMembership, "MAX(id)", ""),
     (Amendment, "MAX(id)", ""),  # the public amendments page (a version carries them

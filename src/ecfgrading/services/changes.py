@@ -3,9 +3,9 @@ players current when other imports, merges or corrections happened meanwhile.
 
 Rows that are only ever added (players, memberships, aliases, clubs) are found by their
 ids; a change made in place is noted in ``IdentityChange`` (a player) or ``ClubChange`` (a
-club) by whoever makes it. Identity writers
-hold the registry lock (``services.locks.take_registry_lock``), so the ids they take are
-committed in order and a mark read under the lock misses nothing.
+club) by whoever makes it. Identity writers hold the registry lock
+(``registry.locking.take_registry_lock``), so the ids they take are committed in order
+and a mark read under the lock misses nothing.
 """
 
 from __future__ import annotations
