@@ -22,6 +22,7 @@ from django.urls import reverse
 
 from ecfgrading.demo.summary import DemoSummary
 from ecfgrading.registry.models import Club, ClubMembership, County, ListVersion
+from tests.services.test_import_state import edit_club
 
 pytestmark = pytest.mark.django_db
 
@@ -182,9 +183,6 @@ def test_a_club_renamed_in_the_admin_shows_on_the_next_request(
     path = f"/clubs/{club.code}/"
     heading = parse(client.get(path).content.decode()).find(".//h1")
     assert heading is not None and club.name in "".join(heading.itertext())  # now cached
-    form = {"code": club.code, "name": "Renamed Chess Club", "county": club.county_id or ""}
-    form |= {"is_location": "on"} if club.is_location else {}
-    response = admin_client.post(reverse("admin:registry_club_change", args=[club.pk]), form)
-    assert response.status_code == 302, response.content.decode()[:500]
+    edit_club(admin_client, club, name="Renamed Chess Club")
     heading = parse(client.get(path).content.decode()).find(".//h1")
     assert heading is not None and "Renamed Chess Club" in "".join(heading.itertext())

@@ -20,9 +20,10 @@ class IdentityChange(models.Model):
 
 
 class ClubChange(models.Model):
-    """One club whose code, name, county or being a location changed in place (staff, in
-    the admin): importers read the club and its members again, and public pages that
-    show it are made anew. No foreign key, as for ``IdentityChange``."""
+    """One club whose code, name, county or being a location changed in place, or that a
+    membership left (staff, in the admin): importers read the club and its members
+    again, and public pages that show it are made anew. No foreign key, as for
+    ``IdentityChange``."""
 
     id = models.BigAutoField(primary_key=True)
     club_id = models.BigIntegerField()

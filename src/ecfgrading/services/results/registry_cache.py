@@ -149,8 +149,8 @@ class RegistryCache:
     def forget_members_of(self, clubs: Collection[int]) -> frozenset[int]:
         """The players with a membership of any of these clubs, as the cache holds them,
         those memberships forgotten: a membership staff moved to another club or player,
-        or deleted, in the admin (which notes the club it left) is not left behind; the caller
-        reads the players again, and with them the memberships they hold now."""
+        or deleted, in the admin (which notes the club it left) is not left behind; the
+        caller reads the players again, and with them the memberships they hold now."""
         wanted = set(clubs)
         pairs = [pair for pair in self.memberships if pair[1] in wanted]
         for pair in pairs:
