@@ -257,3 +257,65 @@ def test_an_import_whose_turn_never_comes_says_the_database_was_busy(
     assert json.loads(waiting.stdout) == []  # nothing half-done: the officer still has it
     ran = ecfgrading(environment, "results", "import", "never.txt", cwd=folder)
     assert ran.returncode == 0 and "  accepted" in ran.stdout
+
+
+# Django's test client on the environment's database, in a process of its own: the
+# admin's edit of a club, as staff would make it, by a user signed in first.
+ADMIN_EDIT = """
+import os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ecfgrading.settings")
+import django
+django.setup()
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.test.utils import override_settings, setup_test_environment
+from django.urls import reverse
+from ecfgrading.registry.models import Club
+
+setup_test_environment()
+plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}).enable()  # no collectstatic
+client, club = Client(raise_request_exception=False), Club.objects.get(name__startswith="Walsall")
+if sys.argv[1] == "name":
+    print(club.name)
+elif sys.argv[1] == "sign in":
+    staff = get_user_model().objects.create_superuser("staff", "staff@example.org", "x")
+    client.force_login(staff)
+    print(client.cookies[settings.SESSION_COOKIE_NAME].value)
+else:
+    client.cookies[settings.SESSION_COOKIE_NAME] = sys.argv[2]
+    form = {"code": club.code or "", "name": "Walsall Wood", "county": club.county_id or ""}
+    response = client.post(reverse("admin:registry_club_change", args=[club.pk]), form)
+    print(response.status_code)
+    print(response.content.decode())
+"""
+
+
+def test_an_admin_edit_that_waits_too_long_says_the_database_was_busy(
+    environment: dict[str, str],
+) -> None:
+    """Staff renaming a club in the admin while an import holds the registry lock longer
+    than the wait: the site's error page (409, "Not possible now") with the wait's own
+    message, not a server error; the club keeps its name."""
+
+    def admin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", ADMIN_EDIT, *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    signed_in = admin(environment, "sign in")
+    assert signed_in.returncode == 0, signed_in.stderr
+    env = {**environment, "ECFGRADING_LOCK_TIMEOUT": "1"}
+    with another_writer(env):
+        ran = admin(env, "edit", signed_in.stdout.strip())
+    assert ran.returncode == 0, ran.stderr
+    status, page = ran.stdout.split("\n", 1)
+    assert status == "409", page[:800]
+    assert "Not possible now" in page
+    assert f"Saving this change: {BUSY}" in page
+    assert admin(environment, "name").stdout == "Walsall\n"

@@ -18,10 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from ecfgrading.errors import ErrorKind, ServiceError
+from ecfgrading.services.locks import busy_error, is_busy
 from ecfgrading.web.render import wants_json
 
 # The body's "kind" by status: the contract's kinds, and the statuses the site and the
@@ -76,7 +78,10 @@ def error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
 
 
 class ServiceErrorMiddleware:
-    """A ``ServiceError`` escaping a view is its error page (or JSON body), by kind."""
+    """A ``ServiceError`` escaping a view is its error page (or JSON body), by kind; so
+    is a wait for the database's lock that ran out where no service said what waited
+    (Django's admin, above all: its edits take the registry lock, registry.admin), as
+    the services' own ``Busy`` says it, rather than a server error."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -85,6 +90,13 @@ class ServiceErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, OperationalError) and is_busy(exception):
+            exception = busy_error(_waited_for(request))
         if not isinstance(exception, ServiceError):
             return None
         return error_page(request, exception.kind.http_status, exception.message)
+
+
+def _waited_for(request: HttpRequest) -> str:
+    """What could not be done, as a lock wait's message begins (services.locks)."""
+    return "Showing this page" if request.method in ("GET", "HEAD") else "Saving this change"
