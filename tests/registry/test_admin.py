@@ -196,3 +196,21 @@ def test_a_club_cannot_be_merged_by_editing_it_in_the_admin(admin_client, db) ->
     assert (absorbed.name, absorbed.merged_into_id) == ("Walthamstow Chess", None)
     page = admin_client.get(url(Club, "change", absorbed.pk)).content.decode()
     assert 'name="merged_into"' not in page
+
+
+def test_a_player_merged_into_another_cannot_be_deleted_in_the_admin(
+    admin_client, make_player
+) -> None:
+    """G28: a merged-away code finds the survivor for good, which needs his record; the
+    delete page refuses him, and so does the list's "delete selected" action, while a
+    player merged into no one is deleted as before."""
+    gone, kept, mistake = make_player("Bloggs"), make_player("Blogs"), make_player("Mistake")
+    Player.objects.filter(pk=gone.pk).update(merged_into=kept)
+
+    assert admin_client.get(url(Player, "delete", gone.pk)).status_code == 403
+    assert admin_client.post(url(Player, "delete", gone.pk), {"post": "yes"}).status_code == 403
+    selected = {"action": "delete_selected", "_selected_action": [gone.pk], "post": "yes"}
+    assert admin_client.post(url(Player, "changelist"), selected).status_code == 403
+    assert Player.objects.filter(pk=gone.pk, merged_into=kept).exists()
+    assert admin_client.post(url(Player, "delete", mistake.pk), {"post": "yes"}).status_code == 302
+    assert not Player.objects.filter(pk=mistake.pk).exists()

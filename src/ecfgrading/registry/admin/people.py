@@ -168,6 +168,14 @@ class PlayerAdmin(_NotesDeletions, CodeSearchAdmin):
             if change:
                 _noted(clubs=[club for _, club in before - _clubs_of(form.instance)])
 
+    def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        """Never a player merged into another (one at a time or among a list's selection):
+        his code finds the survivor for good (G28, services.merge), in a fresh view of the
+        registry as in an importer's running one, and only while his record stays."""
+        if obj is not None and obj.merged_into_id is not None:
+            return False
+        return super().has_delete_permission(request, obj)
+
     def notes_of(self, rows: QuerySet[Player]) -> _Notes:
         """The players, and the clubs of the memberships deleted with them."""
         clubs = ClubMembership.objects.filter(player__in=rows).values_list("club_id", flat=True)
