@@ -201,16 +201,79 @@ def test_a_club_cannot_be_merged_by_editing_it_in_the_admin(admin_client, db) ->
 def test_a_player_merged_into_another_cannot_be_deleted_in_the_admin(
     admin_client, make_player
 ) -> None:
-    """G28: a merged-away code finds the survivor for good, which needs his record; the
-    delete page refuses him, and so does the list's "delete selected" action, while a
-    player merged into no one is deleted as before."""
+    """G28: a merged-away code finds the survivor for good, which needs his record. His
+    delete page names him as protected and deletes nothing, as does the list's "delete
+    selected" action; the survivor's names him as protected (not as a lack of
+    permission); a player merged into no one is deleted as before."""
     gone, kept, mistake = make_player("Bloggs"), make_player("Blogs"), make_player("Mistake")
     Player.objects.filter(pk=gone.pk).update(merged_into=kept)
-
-    assert admin_client.get(url(Player, "delete", gone.pk)).status_code == 403
-    assert admin_client.post(url(Player, "delete", gone.pk), {"post": "yes"}).status_code == 403
+    protected = f"Player: {gone} (merged into {kept}; his code finds him, G28)"
     selected = {"action": "delete_selected", "_selected_action": [gone.pk], "post": "yes"}
-    assert admin_client.post(url(Player, "changelist"), selected).status_code == 403
+
+    for page in (
+        admin_client.get(url(Player, "delete", gone.pk)),
+        admin_client.post(url(Player, "delete", gone.pk), {"post": "yes"}),
+        admin_client.post(url(Player, "changelist"), selected),
+    ):
+        assert page.status_code == 200
+        assert protected in page.content.decode()
     assert Player.objects.filter(pk=gone.pk, merged_into=kept).exists()
+    survivors = admin_client.get(url(Player, "delete", kept.pk)).content.decode()
+    assert "protected related objects" in survivors and str(gone) in survivors
+    assert "permission" not in survivors
     assert admin_client.post(url(Player, "delete", mistake.pk), {"post": "yes"}).status_code == 302
     assert not Player.objects.filter(pk=mistake.pk).exists()
+
+
+def test_a_player_merged_while_his_deletion_waited_for_the_lock_is_not_deleted(
+    admin_client, make_player, monkeypatch
+) -> None:
+    """The admin reads him unmerged, then a merge commits before its delete takes the
+    registry lock (PostgreSQL lets the two interleave): the delete, under the lock,
+    refuses him."""
+    import ecfgrading.registry.admin.people as people
+
+    gone, kept = make_player("Bloggs"), make_player("Blogs")
+    taken = people.take_registry_lock
+
+    def merged_meanwhile() -> None:
+        taken()
+        Player.objects.filter(pk=gone.pk).update(merged_into=kept)
+
+    monkeypatch.setattr(people, "take_registry_lock", merged_meanwhile)
+    answer = admin_client.post(url(Player, "delete", gone.pk), {"post": "yes"})
+    assert answer.status_code == 403
+    assert Player.objects.filter(pk=gone.pk).exists()
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_deletion_refused_for_the_lock_leaves_no_log_of_it(admin_client, make_player) -> None:
+    """The list's "delete selected" while an import holds the registry lock longer than
+    the wait: Django logs deletions before it deletes, in one transaction with them
+    now, so the busy page's "nothing was changed" holds, the log included."""
+    import psycopg
+    from django.contrib.admin.models import LogEntry
+    from django.db import connection
+
+    from ecfgrading.registry.locking import REGISTRY_LOCK_KEY
+
+    mistake = make_player("Mistake")
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"], port=settings["PORT"]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '300ms'")
+    try:
+        other.execute("SELECT pg_advisory_xact_lock(%s)", [REGISTRY_LOCK_KEY])
+        selected = {"action": "delete_selected", "_selected_action": [mistake.pk], "post": "yes"}
+        answer = admin_client.post(url(Player, "changelist"), selected)
+    finally:
+        other.close()
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")  # the connection serves later tests
+    assert answer.status_code == 409, answer.content.decode()[:500]
+    assert "Saving this change: the database stayed busy" in answer.content.decode()
+    assert Player.objects.filter(pk=mistake.pk).exists()
+    assert not LogEntry.objects.exists()

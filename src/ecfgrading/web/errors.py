@@ -79,9 +79,11 @@ def error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
 
 class ServiceErrorMiddleware:
     """A ``ServiceError`` escaping a view is its error page (or JSON body), by kind; so
-    is a wait for the database's lock that ran out where no service said what waited
-    (Django's admin, above all: its edits take the registry lock, registry.admin), as
-    the services' own ``Busy`` says it, rather than a server error."""
+    is a wait for the database's lock that ran out in Django's admin, whose edits take
+    the registry lock (registry.admin), as the services' own ``Busy`` says it, rather
+    than a server error. Only there: each of the admin's writes is one transaction
+    (its change, add and delete views; its actions, registry.admin.people), so that
+    "nothing was changed" holds, where another view may have written a step before."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -90,11 +92,16 @@ class ServiceErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, OperationalError) and is_busy(exception):
+        if isinstance(exception, OperationalError) and _in_admin(request) and is_busy(exception):
             exception = busy_error(_waited_for(request))
         if not isinstance(exception, ServiceError):
             return None
         return error_page(request, exception.kind.http_status, exception.message)
+
+
+def _in_admin(request: HttpRequest) -> bool:
+    match = getattr(request, "resolver_match", None)
+    return match is not None and match.namespace == "admin"
 
 
 def _waited_for(request: HttpRequest) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -59,6 +60,13 @@ class _NotesDeletions(admin.ModelAdmin):
 
     def notes_of(self, rows: QuerySet[Any]) -> _Notes:
         raise NotImplementedError
+
+    def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
+        """An action ("delete selected") in one transaction, as the admin's own views are:
+        Django logs the deletions before it deletes, and a lock wait that runs out between
+        the two must leave no log of deletions that did not happen (web.errors)."""
+        with transaction.atomic():
+            return super().response_action(request, queryset)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         with transaction.atomic():
@@ -168,18 +176,26 @@ class PlayerAdmin(_NotesDeletions, CodeSearchAdmin):
             if change:
                 _noted(clubs=[club for _, club in before - _clubs_of(form.instance)])
 
-    def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
-        """Never a player merged into another (one at a time or among a list's selection):
-        his code finds the survivor for good (G28, services.merge), in a fresh view of the
-        registry as in an importer's running one, and only while his record stays."""
-        if obj is not None and obj.merged_into_id is not None:
-            return False
-        return super().has_delete_permission(request, obj)
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """A player merged into another is protected, as his survivor is by him: his code
+        finds the survivor for good (G28, services.merge), in a fresh view of the registry
+        as in an importer's running one, only while his record stays. Django's "cannot
+        delete" page then names him, one at a time or among a list's selection."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        merged = [player for player in objs if player.merged_into_id is not None]
+        return deleted, counts, perms_needed, [*protected, *map(_merged_label, merged)]
 
     def notes_of(self, rows: QuerySet[Player]) -> _Notes:
-        """The players, and the clubs of the memberships deleted with them."""
+        """The players, and the clubs of the memberships deleted with them; refused if
+        one was merged meanwhile (a merge takes the registry lock too, services.merge)."""
+        if rows.filter(merged_into__isnull=False).exists():
+            raise PermissionDenied("a player merged into another is never deleted (G28)")
         clubs = ClubMembership.objects.filter(player__in=rows).values_list("club_id", flat=True)
         return list(rows.values_list("id", flat=True)), list(clubs)
+
+
+def _merged_label(player: Player) -> str:
+    return f"Player: {player} (merged into {player.merged_into}; his code finds him, G28)"
 
 
 @admin.register(PlayerAlias)
