@@ -383,3 +383,27 @@ def test_the_team_previews_the_mailing_before_handing_it_to_the_worker(
         "2013-07",
         "initial",
     )
+
+
+def test_a_rejection_that_fails_before_its_end_leaves_the_results_waiting(
+    bloggs: DirectMember, member: Any, team: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decision, its audit entry and the member's mail are one transaction: a failure
+    while the mail is queued (its last step) leaves the results pending, unaudited and
+    untold, for the team to reject again."""
+    import ecfgrading.services.abroad as abroad
+
+    signed_in(member).post(reverse("backoffice:member_abroad"), _abroad_post("submit"))
+    pending = ForeignResult.objects.get()
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the outbox refused the mail")
+
+    monkeypatch.setattr(abroad, "queue_mail", broken)
+    with pytest.raises(RuntimeError):
+        abroad.reject_abroad(pending.id, user=team, note="Played online: not graded.")
+
+    pending.refresh_from_db()
+    assert (pending.status, pending.decision_note) == ("pending", "")
+    assert not AuditLog.objects.filter(action="reject results from abroad").exists()
+    assert not OutboxMessage.objects.filter(kind="abroad").exists()

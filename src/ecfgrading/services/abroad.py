@@ -39,6 +39,7 @@ from ecfgrading.lookups.results_abroad import AbroadRow, abroad_row, result_abro
 from ecfgrading.registry.models import AuditLog, DirectMember, ForeignResult
 from ecfgrading.registry.numbering import issue_abroad_code
 from ecfgrading.services.errors import Conflict, ServiceError
+from ecfgrading.services.locks import busy_as_error
 from ecfgrading.services.mail import queue_mail
 from ecfgrading.services.results.import_report import ImportReport
 from ecfgrading.services.results.ingest import ImportResult, check_results, import_results
@@ -305,12 +306,16 @@ def reject_abroad(result_id: int, *, user: Any, note: str) -> ForeignResult:
     """Reject with a note the member reads."""
     if not note.strip():
         raise AbroadError("expected a note saying why, for the member, got nothing")
-    result = _pending(result_id)
-    result.status = ForeignResult.Status.REJECTED
-    result.decided_at, result.decided_by, result.decision_note = timezone.now(), user, note.strip()
-    result.save(update_fields=["status", "decided_at", "decided_by", "decision_note"])
-    AuditLog.record("reject results from abroad", result, user=user, note=note.strip())
-    _tell(result, "rejected", f"The grading team's note: {note.strip()}")
+    # One transaction: the decision, its audit entry and the member's mail (queued) are
+    # written together or not at all, whatever stops it (a lock wait that ran out).
+    with busy_as_error(f"rejecting results from abroad {result_id}"), transaction.atomic():
+        result = _pending(result_id)
+        result.status = ForeignResult.Status.REJECTED
+        result.decided_at, result.decided_by = timezone.now(), user
+        result.decision_note = note.strip()
+        result.save(update_fields=["status", "decided_at", "decided_by", "decision_note"])
+        AuditLog.record("reject results from abroad", result, user=user, note=note.strip())
+        _tell(result, "rejected", f"The grading team's note: {note.strip()}")
     return result
 
 

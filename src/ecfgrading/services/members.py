@@ -24,6 +24,7 @@ from ecfgrading.registry.models import AuditLog, DirectMember, ListVersion
 from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.accounts import create_user
 from ecfgrading.services.errors import Conflict, ErrorKind, ServiceError, user_input
+from ecfgrading.services.locks import busy_as_error
 from ecfgrading.services.mail import queue_mail
 
 BEFORE = ("initial", "august")  # the two mailings of a July list (the seeds' help, f)
@@ -91,14 +92,16 @@ def link_account(member: DirectMember, account: Any, *, user: Any = None, actor:
     if not has_role(account, Role.MEMBER):
         raise MemberError(f"expected a login in the member role, got {account.get_username()!r}")
     member.user = account
-    try:
-        with transaction.atomic():
+    try:  # the link and its audit entry together, or neither
+        with busy_as_error(f"linking {account.get_username()!r}"), transaction.atomic():
             member.save(update_fields=["user"])
+            AuditLog.record(
+                "link member account", member, user=user, actor=actor, account=account.pk
+            )
     except IntegrityError:
         raise Conflict(
             f"expected a login of no other member, got {account.get_username()!r}"
         ) from None
-    AuditLog.record("link member account", member, user=user, actor=actor, account=account.pk)
 
 
 # --- the mailing before a list -----------------------------------------------------------
