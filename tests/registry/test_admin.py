@@ -5,6 +5,7 @@ from datetime import date
 import pytest
 from django.apps import apps
 from django.contrib import admin
+from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
 from ecfgrading.registry.models import (
@@ -218,6 +219,7 @@ def test_a_player_merged_into_another_cannot_be_deleted_in_the_admin(
         assert page.status_code == 200
         assert protected in page.content.decode()
     assert Player.objects.filter(pk=gone.pk, merged_into=kept).exists()
+    assert not LogEntry.objects.exists()  # no deletion logged
     survivors = admin_client.get(url(Player, "delete", kept.pk)).content.decode()
     assert "protected related objects" in survivors and str(gone) in survivors
     assert "permission" not in survivors
@@ -225,25 +227,37 @@ def test_a_player_merged_into_another_cannot_be_deleted_in_the_admin(
     assert not Player.objects.filter(pk=mistake.pk).exists()
 
 
-def test_a_player_merged_while_his_deletion_waited_for_the_lock_is_not_deleted(
-    admin_client, make_player, monkeypatch
+@pytest.mark.parametrize("selected", [False, True], ids=["delete page", "delete selected"])
+@pytest.mark.parametrize("who", ["him", "another into him"])
+def test_a_merge_committed_while_a_deletion_waited_for_the_lock_refuses_it(
+    admin_client, make_player, monkeypatch, selected: bool, who: str
 ) -> None:
-    """The admin reads him unmerged, then a merge commits before its delete takes the
-    registry lock (PostgreSQL lets the two interleave): the delete, under the lock,
-    refuses him."""
+    """The admin showed the player deletable, then a merge committed before the deletion
+    took the registry lock (PostgreSQL lets the two interleave): him merged away, or
+    another merged into him (whose record his protects). The deletion, under the lock,
+    refuses (403), logging nothing, rather than deleting him or failing with a server
+    error."""
     import ecfgrading.registry.admin.people as people
 
-    gone, kept = make_player("Bloggs"), make_player("Blogs")
+    doomed, other = make_player("Bloggs"), make_player("Blogs")
     taken = people.take_registry_lock
 
     def merged_meanwhile() -> None:
         taken()
-        Player.objects.filter(pk=gone.pk).update(merged_into=kept)
+        if who == "him":
+            Player.objects.filter(pk=doomed.pk).update(merged_into=other)
+        else:
+            Player.objects.filter(pk=other.pk).update(merged_into=doomed)
 
     monkeypatch.setattr(people, "take_registry_lock", merged_meanwhile)
-    answer = admin_client.post(url(Player, "delete", gone.pk), {"post": "yes"})
+    if selected:
+        form = {"action": "delete_selected", "_selected_action": [doomed.pk], "post": "yes"}
+        answer = admin_client.post(url(Player, "changelist"), form)
+    else:
+        answer = admin_client.post(url(Player, "delete", doomed.pk), {"post": "yes"})
     assert answer.status_code == 403
-    assert Player.objects.filter(pk=gone.pk).exists()
+    assert Player.objects.filter(pk=doomed.pk).exists()
+    assert not LogEntry.objects.exists()
 
 
 @pytest.mark.postgresql
@@ -253,7 +267,6 @@ def test_a_deletion_refused_for_the_lock_leaves_no_log_of_it(admin_client, make_
     the wait: Django logs deletions before it deletes, in one transaction with them
     now, so the busy page's "nothing was changed" holds, the log included."""
     import psycopg
-    from django.contrib.admin.models import LogEntry
     from django.db import connection
 
     from ecfgrading.registry.locking import REGISTRY_LOCK_KEY
@@ -261,7 +274,11 @@ def test_a_deletion_refused_for_the_lock_leaves_no_log_of_it(admin_client, make_
     mistake = make_player("Mistake")
     settings = connection.settings_dict
     other = psycopg.connect(
-        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"], port=settings["PORT"]
+        dbname=settings["NAME"],
+        user=settings["USER"],
+        password=settings["PASSWORD"],
+        host=settings["HOST"],
+        port=settings["PORT"],
     )
     with connection.cursor() as cursor:
         cursor.execute("SET lock_timeout = '300ms'")

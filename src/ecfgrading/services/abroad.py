@@ -309,6 +309,7 @@ def reject_abroad(result_id: int, *, user: Any, note: str) -> ForeignResult:
     # One transaction: the decision, its audit entry and the member's mail (queued) are
     # written together or not at all, whatever stops it (a lock wait that ran out).
     with busy_as_error(f"rejecting results from abroad {result_id}"), transaction.atomic():
+        ForeignResult.objects.select_for_update().filter(pk=result_id).first()  # one decider
         result = _pending(result_id)
         result.status = ForeignResult.Status.REJECTED
         result.decided_at, result.decided_by = timezone.now(), user

@@ -79,11 +79,11 @@ def error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
 
 class ServiceErrorMiddleware:
     """A ``ServiceError`` escaping a view is its error page (or JSON body), by kind; so
-    is a wait for the database's lock that ran out in Django's admin, whose edits take
-    the registry lock (registry.admin), as the services' own ``Busy`` says it, rather
-    than a server error. Only there: each of the admin's writes is one transaction
-    (its change, add and delete views; its actions, registry.admin.people), so that
-    "nothing was changed" holds, where another view may have written a step before."""
+    is a wait for the database's lock that ran out in one of Django's admin views that
+    write in one transaction (``_one_transaction``), whose edits take the registry lock
+    (registry.admin), as the services' own ``Busy`` says it, rather than a server error.
+    Only there does "nothing was changed" hold: another view may have written a step
+    before the one that waited."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -92,16 +92,34 @@ class ServiceErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, OperationalError) and _in_admin(request) and is_busy(exception):
+        if (
+            isinstance(exception, OperationalError)
+            and _one_transaction(request)
+            and is_busy(exception)
+        ):
             exception = busy_error(_waited_for(request))
         if not isinstance(exception, ServiceError):
             return None
         return error_page(request, exception.kind.http_status, exception.message)
 
 
-def _in_admin(request: HttpRequest) -> bool:
+# A model's admin views that Django runs in one transaction (ModelAdmin.changeform_view,
+# delete_view); its list, whose only writing action is "delete selected", where the
+# admin says its actions are one too (``atomic_actions``, registry.admin.people).
+_ATOMIC_VIEWS = frozenset({"add_view", "change_view", "delete_view"})
+
+
+def _one_transaction(request: HttpRequest) -> bool:
     match = getattr(request, "resolver_match", None)
-    return match is not None and match.namespace == "admin"
+    if match is None or match.namespace != "admin":
+        return False
+    model_admin = getattr(match.func, "model_admin", None)  # set by ModelAdmin.get_urls
+    if model_admin is None:
+        return False  # the site's own views: sign-in, passwords, a user's password
+    name = match.func.__name__
+    return name in _ATOMIC_VIEWS or (
+        name == "changelist_view" and getattr(model_admin, "atomic_actions", False)
+    )
 
 
 def _waited_for(request: HttpRequest) -> str:

@@ -7,14 +7,15 @@ its admin does not call them; a player or a club edited here is noted for runnin
 importers as the services note theirs (services.changes), under the registry's lock.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import ProtectedError, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -58,29 +59,46 @@ _Notes = tuple[list[int], list[int]]  # the players and the clubs to note
 class _NotesDeletions(admin.ModelAdmin):
     """Rows deleted here, one or a list's selection, noted under the registry lock."""
 
+    # The list's one writing action, "delete selected", is one transaction (web.errors).
+    atomic_actions = True
+
     def notes_of(self, rows: QuerySet[Any]) -> _Notes:
         raise NotImplementedError
 
     def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
-        """An action ("delete selected") in one transaction, as the admin's own views are:
-        Django logs the deletions before it deletes, and a lock wait that runs out between
-        the two must leave no log of deletions that did not happen (web.errors)."""
+        """ "Delete selected", once confirmed, in one transaction, as the admin's own views
+        are: Django logs the deletions before it deletes, and a lock wait that runs out
+        between the two must leave no log of deletions that did not happen. The page
+        asking to confirm only reads: it takes no transaction, so no write lock (SQLite)."""
+        if not request.POST.get("post"):
+            return super().response_action(request, queryset)
         with transaction.atomic():
             return super().response_action(request, queryset)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        with transaction.atomic():
+        with transaction.atomic(), _refused_if_protected():
             take_registry_lock()
             players, clubs = self.notes_of(type(obj)._default_manager.filter(pk=obj.pk))
             super().delete_model(request, obj)
             _noted(players, clubs)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        with transaction.atomic():  # the list's "delete selected" action
+        with transaction.atomic(), _refused_if_protected():  # the list's "delete selected"
             take_registry_lock()
             players, clubs = self.notes_of(queryset)
             super().delete_queryset(request, queryset)
             _noted(players, clubs)
+
+
+@contextmanager
+def _refused_if_protected() -> Iterator[None]:
+    """A row protected since the page was shown (a player merged into the one deleted
+    while the deletion waited for the lock) refuses the deletion (403), as the page
+    would have, rather than a server error."""
+    try:
+        yield
+    except ProtectedError as error:
+        raise PermissionDenied(f"protected since the page was shown: {error.args[0]}") from None
 
 
 class CountyForm(forms.ModelForm):
