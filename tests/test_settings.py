@@ -248,3 +248,26 @@ def test_a_postgresql_connection_is_told_its_lock_timeout_and_the_cost_of_pages(
         (timeout,) = cursor.fetchone()
     assert float(cost) == 1.1
     assert timeout == "5min"  # ECFGRADING_LOCK_TIMEOUT's default, 300 s
+
+
+@pytest.mark.parametrize(
+    ("given", "served", "waited"),
+    [("300", None, 300), ("300", "1", 25), ("10", "1", 10)],
+    ids=["not served", "served, bounded", "served, shorter already"],
+)
+def test_the_workers_of_serve_wait_for_locks_less_than_they_may_take_to_answer(
+    monkeypatch, tmp_path, given: str, served: str | None, waited: int
+) -> None:
+    """gunicorn stops a worker silent for WORKER_TIMEOUT (30 s): `ecfgrading serve`'s
+    workers (ECFGRADING_SERVED) wait for locks 25 s at most, on either database."""
+    lite = load_settings(
+        monkeypatch,
+        ECFGRADING_HOME=str(tmp_path),
+        DATABASE_URL=None,
+        ECFGRADING_LOCK_TIMEOUT=given,
+        ECFGRADING_SERVED=served,
+    )
+    assert (lite["WORKER_TIMEOUT"], lite["LOCK_TIMEOUT"]) == (30, waited)
+    assert lite["DATABASES"]["default"]["OPTIONS"]["timeout"] == waited
+    server = load_settings(monkeypatch, DATABASE_URL="postgres://grader@db.example:5433/grading")
+    assert f"-c lock_timeout={waited}s" in server["DATABASES"]["default"]["OPTIONS"]["options"]

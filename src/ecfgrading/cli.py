@@ -913,11 +913,13 @@ def serve(host: str, port: int, workers: int | None, threads: int, access_log: b
     made (`ecfgrading init` or `ecfgrading demo`); several app servers may share one
     behind a load balancer: see docs/deploy.md.
     """
+    os.environ["ECFGRADING_SERVED"] = "1"  # its workers' lock waits end before they do
     _django()
     _check_secret_key()
     _check_shared_cache()
     _check_port(host, port)
     workers = workers or _default_workers()
+    from django.conf import settings
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)  # whitenoise's manifest
@@ -932,6 +934,7 @@ def serve(host: str, port: int, workers: int | None, threads: int, access_log: b
         workers=workers,
         threads=threads,
         accesslog="-" if access_log else None,
+        timeout=settings.WORKER_TIMEOUT,  # beyond the workers' lock waits (settings)
         # gunicorn's maximum: addresses past 4 KB reach the site, which answers them with
         # its own 414 page (web.middleware.addresses) instead of gunicorn's bare one.
         limit_request_line=8190,

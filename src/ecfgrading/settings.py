@@ -92,6 +92,13 @@ def _without_password(url: str) -> str:
 # Writers queue for each other this long: imports hold the lock for a second or so per
 # file, a grading run for up to half a minute; a clear message comes after this.
 LOCK_TIMEOUT = _seconds("ECFGRADING_LOCK_TIMEOUT", 300)
+# `ecfgrading serve` stops a worker that has not answered for this long (gunicorn's own
+# default), and its workers (ECFGRADING_SERVED, which it sets) wait for the database's
+# locks a little less, so that staff read the site's "busy" message rather than a
+# dropped connection: an edit in the back office or the admin, an officer's upload.
+WORKER_TIMEOUT = 30
+if os.environ.get("ECFGRADING_SERVED") == "1":
+    LOCK_TIMEOUT = min(LOCK_TIMEOUT, WORKER_TIMEOUT - 5)
 # PostgreSQL's planner cost of reading a page out of order, against 1 in order: the common
 # value for data in memory or on SSD (the server's default, 4, is for spinning disks).
 RANDOM_PAGE_COST = 1.1

@@ -12,15 +12,19 @@ import hashlib
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -259,3 +263,86 @@ def test_serve_without_its_shared_cache_says_what_to_start_and_exits_1(demo_home
         "check the Redis server REDIS_URL names: start it, or unset REDIS_URL\n"
     )
     assert "Traceback" not in ran.stderr
+
+
+def test_an_admin_edit_waiting_behind_a_writer_is_told_busy_before_its_worker_is_stopped(
+    demo_home: Path,
+) -> None:
+    """gunicorn stops a worker that has not answered for 30 s; the workers of `ecfgrading
+    serve` wait for the database's locks 25 s at most (ECFGRADING_LOCK_TIMEOUT is 300
+    here), so that staff saving a club while another writer holds SQLite's write lock
+    read the admin's "busy" page (409), not a dropped connection; the club is unchanged."""
+    env = environment(demo_home, ECFGRADING_LOCK_TIMEOUT="300")
+    password = "a-staff-password-9"
+    made = subprocess.run(
+        [sys.executable, "-m", "django", "createsuperuser", "--noinput", "--username", "staff"],
+        env={
+            **env,
+            "DJANGO_SETTINGS_MODULE": "ecfgrading.settings",
+            "DJANGO_SUPERUSER_PASSWORD": password,
+            "DJANGO_SUPERUSER_EMAIL": "staff@example.org",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    database = demo_home / "ecfgrading.sqlite3"
+    with closing(sqlite3.connect(database)) as db:
+        club_id, name, code = db.execute(
+            "SELECT id, name, code FROM registry_club LIMIT 1"
+        ).fetchone()
+    port = free_port()
+    process = subprocess.Popen(
+        [str(ECFGRADING), "serve", "--port", str(port), "--workers", "1"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    server = Served(f"http://127.0.0.1:{port}/", process)
+    try:
+        _wait_until_it_answers(server)
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        signed_in = _posted(
+            browser,
+            server.url + "admin/login/",
+            {"username": "staff", "password": password, "next": "/admin/"},
+        )
+        assert signed_in.status == 200 and b"Site administration" in signed_in.body
+        change = f"{server.url}admin/registry/club/{club_id}/change/"
+        form = {"name": f"{name} Renamed", "code": code or "", "county": ""}
+        writer = sqlite3.connect(database, isolation_level=None)
+        writer.execute("BEGIN IMMEDIATE")  # SQLite's one write lock, held
+        try:
+            started = time.monotonic()
+            answer = _posted(browser, change, form, timeout=60)
+            waited = time.monotonic() - started
+        finally:
+            writer.close()
+    finally:
+        process.terminate()
+        process.communicate(timeout=60)
+    page = answer.body.decode()
+    assert answer.status == 409, page[:500]
+    assert "Saving this change: the database stayed busy for 25 s" in page
+    assert 25 <= waited < 30
+    with closing(sqlite3.connect(database)) as db:
+        assert db.execute("SELECT name FROM registry_club WHERE id = ?", [club_id]).fetchone() == (
+            name,
+        )
+
+
+def _posted(browser: Any, url: str, fields: dict[str, str], timeout: float = 30) -> Answer:
+    """``fields`` posted on the form at ``url`` as a browser would, its CSRF token read
+    from the form first."""
+    with browser.open(url, timeout=30) as shown:
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', shown.read())
+    assert token is not None
+    body = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": token[1].decode()}).encode()
+    request = urllib.request.Request(url, data=body, method="POST")
+    try:
+        with browser.open(request, timeout=timeout) as response:
+            return Answer(response.status, dict(response.headers), response.read())
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, dict(error.headers), error.read())
