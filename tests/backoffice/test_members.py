@@ -407,3 +407,37 @@ def test_a_rejection_that_fails_before_its_end_leaves_the_results_waiting(
     assert (pending.status, pending.decision_note) == ("pending", "")
     assert not AuditLog.objects.filter(action="reject results from abroad").exists()
     assert not OutboxMessage.objects.filter(kind="abroad").exists()
+
+
+def test_an_acceptance_whose_decision_failed_is_recorded_when_accepted_again(
+    bloggs: DirectMember, member: Any, team: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import is its own; the decision, its audit entry and the mail are one
+    transaction after it. A failure there leaves the file accepted and the result
+    pending, untold; accepting again imports nothing twice and records the decision."""
+    import ecfgrading.services.abroad as abroad
+
+    signed_in(member).post(reverse("backoffice:member_abroad"), _abroad_post("submit"))
+    pending = ForeignResult.objects.get()
+    queue = abroad.queue_mail
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the outbox refused the mail")
+
+    monkeypatch.setattr(abroad, "queue_mail", broken)
+    with pytest.raises(RuntimeError):
+        abroad.accept_abroad(pending.id, user=team)
+    pending.refresh_from_db()
+    assert (pending.status, pending.submission_id) == ("pending", None)
+    assert not AuditLog.objects.filter(action="accept results from abroad").exists()
+    (first,) = Submission.objects.filter(event_code="XA000001", status="accepted")
+
+    monkeypatch.setattr(abroad, "queue_mail", queue)
+    again = abroad.accept_abroad(pending.id, user=team)
+
+    pending.refresh_from_db()
+    assert (pending.status, pending.submission_id, again.already) == ("accepted", first.id, True)
+    assert Submission.objects.filter(event_code="XA000001").count() == 1
+    assert Game.objects.filter(event__code="XA000001").count() == 2
+    assert AuditLog.objects.filter(action="accept results from abroad").count() == 1
+    assert OutboxMessage.objects.filter(kind="abroad").count() == 1

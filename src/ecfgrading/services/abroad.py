@@ -278,27 +278,36 @@ def _pending(result_id: int) -> ForeignResult:
 
 def accept_abroad(result_id: int, *, user: Any) -> ImportResult:
     """Import the file with the team member as its sender. A file the import rejects
-    (the records changed since) stays pending, its submission kept, for a decision."""
+    (the records changed since) stays pending, its submission kept, for a decision.
+
+    The import is its own (it takes its turn and the registry lock); the decision, its
+    audit entry and the member's mail follow in one transaction, the result locked for
+    one decider. Should that fail, the file is on record and the result still pending:
+    accepting again finds those bytes accepted already (``already``, imported once) and
+    records the decision."""
     result = _pending(result_id)
     sender = user.get_full_name() or user.get_username()
     imported = import_results(
         bytes(result.raw), filename=f"abroad-{result.pk}.txt", sender=sender, user=user
     )
-    result.submission_id = imported.submission_id
-    fields = ["submission"]
-    if imported.accepted:
-        result.status = ForeignResult.Status.ACCEPTED
-        result.decided_at, result.decided_by = timezone.now(), user
-        fields += ["status", "decided_at", "decided_by"]
-    result.save(update_fields=fields)
-    action = (
-        "accept results from abroad"
-        if imported.accepted
-        else "import of results from abroad rejected"
-    )
-    AuditLog.record(action, result, user=user, submission=imported.submission_id)
-    if imported.accepted:
-        _tell(result, "accepted", "They have been imported and will count in the next list.")
+    with busy_as_error(f"accepting results from abroad {result_id}"), transaction.atomic():
+        ForeignResult.objects.select_for_update().filter(pk=result_id).first()  # one decider
+        result = _pending(result_id)
+        result.submission_id = imported.submission_id
+        fields = ["submission"]
+        if imported.accepted:
+            result.status = ForeignResult.Status.ACCEPTED
+            result.decided_at, result.decided_by = timezone.now(), user
+            fields += ["status", "decided_at", "decided_by"]
+        result.save(update_fields=fields)
+        action = (
+            "accept results from abroad"
+            if imported.accepted
+            else "import of results from abroad rejected"
+        )
+        AuditLog.record(action, result, user=user, submission=imported.submission_id)
+        if imported.accepted:
+            _tell(result, "accepted", "They have been imported and will count in the next list.")
     return imported
 
 
