@@ -294,3 +294,21 @@ def test_a_deletion_refused_for_the_lock_leaves_no_log_of_it(admin_client, make_
     assert "Saving this change: the database stayed busy" in answer.content.decode()
     assert Player.objects.filter(pk=mistake.pk).exists()
     assert not LogEntry.objects.exists()
+
+
+def test_every_registry_list_that_may_delete_deletes_in_one_transaction(admin_user, rf) -> None:
+    """Each list staff may delete from runs its confirmed "delete selected" in one
+    transaction with its log (registry.admin.base.AtomicActions), so that a lock wait
+    running out there is the busy page, nothing changed (web.errors), never a log of
+    deletions that did not happen."""
+    from ecfgrading.registry.admin.base import AtomicActions
+
+    request = rf.get("/admin/")
+    request.user = admin_user
+    deleting = {
+        model.__name__: isinstance(admin.site.get_model_admin(model), AtomicActions)
+        for model in REGISTRY_MODELS
+        if admin.site.get_model_admin(model).has_delete_permission(request)
+    }
+    assert len(deleting) >= 10  # clubs, players, memberships, counties, events, lists...
+    assert [name for name, atomic in deleting.items() if not atomic] == []

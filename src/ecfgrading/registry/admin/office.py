@@ -3,7 +3,7 @@ by the back office's workflows and only shown here; member records may be correc
 
 from django.contrib import admin
 
-from ecfgrading.registry.admin.base import ReadOnlyAdmin
+from ecfgrading.registry.admin.base import AtomicActions, ReadOnlyAdmin
 from ecfgrading.registry.models import (
     Amendment,
     ChaseRecord,
@@ -29,7 +29,7 @@ class ChaseRecordAdmin(ReadOnlyAdmin):
 
 
 @admin.register(DirectMember)
-class DirectMemberAdmin(admin.ModelAdmin):
+class DirectMemberAdmin(AtomicActions):
     list_display = ("number", "player", "member_class", "expires_on")
     list_select_related = ("player",)
     search_fields = ("=number", "player__surname")

@@ -19,7 +19,7 @@ from django.db.models import ProtectedError, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from ecfgrading.registry.admin.base import CodeSearchAdmin, ReadOnlyAdmin
+from ecfgrading.registry.admin.base import AtomicActions, CodeSearchAdmin, ReadOnlyAdmin
 from ecfgrading.registry.locking import take_registry_lock
 from ecfgrading.registry.models import (
     Club,
@@ -56,24 +56,11 @@ def _clubs_of(player: Player) -> set[tuple[int, int]]:
 _Notes = tuple[list[int], list[int]]  # the players and the clubs to note
 
 
-class _NotesDeletions(admin.ModelAdmin):
+class _NotesDeletions(AtomicActions):
     """Rows deleted here, one or a list's selection, noted under the registry lock."""
-
-    # The list's one writing action, "delete selected", is one transaction (web.errors).
-    atomic_actions = True
 
     def notes_of(self, rows: QuerySet[Any]) -> _Notes:
         raise NotImplementedError
-
-    def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
-        """ "Delete selected", once confirmed, in one transaction, as the admin's own views
-        are: Django logs the deletions before it deletes, and a lock wait that runs out
-        between the two must leave no log of deletions that did not happen. The page
-        asking to confirm only reads: it takes no transaction, so no write lock (SQLite)."""
-        if not request.POST.get("post"):
-            return super().response_action(request, queryset)
-        with transaction.atomic():
-            return super().response_action(request, queryset)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         with transaction.atomic(), _refused_if_protected():
@@ -113,7 +100,7 @@ class CountyForm(forms.ModelForm):
 
 
 @admin.register(County)
-class CountyAdmin(admin.ModelAdmin):
+class CountyAdmin(AtomicActions):
     form = CountyForm
     list_display = ("name", "code")
     search_fields = ("name", "=code")
