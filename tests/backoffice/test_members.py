@@ -396,10 +396,7 @@ def test_a_rejection_that_fails_before_its_end_leaves_the_results_waiting(
     signed_in(member).post(reverse("backoffice:member_abroad"), _abroad_post("submit"))
     pending = ForeignResult.objects.get()
 
-    def broken(*args: Any, **kwargs: Any) -> None:
-        raise RuntimeError("the outbox refused the mail")
-
-    monkeypatch.setattr(abroad, "queue_mail", broken)
+    monkeypatch.setattr(abroad, "queue_mail", _outbox_refuses)
     with pytest.raises(RuntimeError):
         abroad.reject_abroad(pending.id, user=team, note="Played online: not graded.")
 
@@ -421,10 +418,7 @@ def test_an_acceptance_whose_decision_failed_is_recorded_when_accepted_again(
     pending = ForeignResult.objects.get()
     queue = abroad.queue_mail
 
-    def broken(*args: Any, **kwargs: Any) -> None:
-        raise RuntimeError("the outbox refused the mail")
-
-    monkeypatch.setattr(abroad, "queue_mail", broken)
+    monkeypatch.setattr(abroad, "queue_mail", _outbox_refuses)
     with pytest.raises(RuntimeError):
         abroad.accept_abroad(pending.id, user=team)
     pending.refresh_from_db()
@@ -441,3 +435,7 @@ def test_an_acceptance_whose_decision_failed_is_recorded_when_accepted_again(
     assert Game.objects.filter(event__code="XA000001").count() == 2
     assert AuditLog.objects.filter(action="accept results from abroad").count() == 1
     assert OutboxMessage.objects.filter(kind="abroad").count() == 1
+
+
+def _outbox_refuses(*args: Any, **kwargs: Any) -> None:
+    raise RuntimeError("the outbox refused the mail")

@@ -276,6 +276,14 @@ def _pending(result_id: int) -> ForeignResult:
     return result
 
 
+def _deciding(result_id: int) -> ForeignResult:
+    """The results still waiting, their row locked till the caller's transaction ends:
+    one decision, whoever else decides at the same moment (SQLite's write lock already
+    serialises; PostgreSQL needs the row's)."""
+    ForeignResult.objects.select_for_update().filter(pk=result_id).first()
+    return _pending(result_id)
+
+
 def accept_abroad(result_id: int, *, user: Any) -> ImportResult:
     """Import the file with the team member as its sender. A file the import rejects
     (the records changed since) stays pending, its submission kept, for a decision.
@@ -291,8 +299,7 @@ def accept_abroad(result_id: int, *, user: Any) -> ImportResult:
         bytes(result.raw), filename=f"abroad-{result.pk}.txt", sender=sender, user=user
     )
     with busy_as_error(f"accepting results from abroad {result_id}"), transaction.atomic():
-        ForeignResult.objects.select_for_update().filter(pk=result_id).first()  # one decider
-        result = _pending(result_id)
+        result = _deciding(result_id)
         result.submission_id = imported.submission_id
         fields = ["submission"]
         if imported.accepted:
@@ -318,8 +325,7 @@ def reject_abroad(result_id: int, *, user: Any, note: str) -> ForeignResult:
     # One transaction: the decision, its audit entry and the member's mail (queued) are
     # written together or not at all, whatever stops it (a lock wait that ran out).
     with busy_as_error(f"rejecting results from abroad {result_id}"), transaction.atomic():
-        ForeignResult.objects.select_for_update().filter(pk=result_id).first()  # one decider
-        result = _pending(result_id)
+        result = _deciding(result_id)
         result.status = ForeignResult.Status.REJECTED
         result.decided_at, result.decided_by = timezone.now(), user
         result.decision_note = note.strip()
