@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -318,4 +319,5 @@ def test_an_admin_edit_that_waits_too_long_says_the_database_was_busy(
     assert status == "409", page[:800]
     assert "Not possible now" in page
     assert f"Saving this change: {BUSY}" in page
+    assert re.search(r'<a href="/admin/registry/club/\d+/change/">Open the page again</a>', page)
     assert admin(environment, "name").stdout == "Walsall\n"

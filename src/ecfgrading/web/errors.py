@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import admin
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -97,7 +98,7 @@ class ServiceErrorMiddleware:
             and _one_transaction(request)
             and is_busy(exception)
         ):
-            exception = busy_error(_waited_for(request))
+            return _admin_busy_page(request, busy_error(_waited_for(request)).message)
         if not isinstance(exception, ServiceError):
             return None
         return error_page(request, exception.kind.http_status, exception.message)
@@ -120,6 +121,18 @@ def _one_transaction(request: HttpRequest) -> bool:
     return name in _ATOMIC_VIEWS or (
         name == "changelist_view" and getattr(model_admin, "atomic_actions", False)
     )
+
+
+def _admin_busy_page(request: HttpRequest, message: str) -> HttpResponse:
+    """The wait's message in the admin's own layout (409, as a ``Busy`` is anywhere),
+    with the way back to the page whose change was not saved."""
+    context = {
+        **admin.site.each_context(request),
+        "title": HEADINGS[ErrorKind.CONFLICT.value],
+        "message": message,
+        "again": request.path,
+    }
+    return render(request, "web/admin_busy.html", context, status=ErrorKind.CONFLICT.http_status)
 
 
 def _waited_for(request: HttpRequest) -> str:
