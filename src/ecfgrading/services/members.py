@@ -17,14 +17,13 @@ from django.template.loader import render_to_string
 
 from ecfgrading.engine.periods import ListId
 from ecfgrading.lookups.direct_members import MemberGames, games_received
-from ecfgrading.lookups.roles import Role, has_role
+from ecfgrading.lookups.roles import Role
 from ecfgrading.lookups.versions import is_published
 from ecfgrading.progress import Progress
 from ecfgrading.registry.models import AuditLog, DirectMember, ListVersion
 from ecfgrading.registry.numbering import player_on_record
 from ecfgrading.services.accounts import create_user
-from ecfgrading.services.errors import Conflict, ErrorKind, ServiceError, user_input
-from ecfgrading.services.locks import busy_as_error
+from ecfgrading.services.errors import ErrorKind, ServiceError, user_input
 from ecfgrading.services.mail import queue_mail
 
 BEFORE = ("initial", "august")  # the two mailings of a July list (the seeds' help, f)
@@ -85,23 +84,6 @@ def create_member(
             ) from None
         AuditLog.record("create direct member", member, user=user, actor=actor, player=player.ref)
     return member
-
-
-def link_account(member: DirectMember, account: Any, *, user: Any = None, actor: str = "") -> None:
-    """Give a member record its login (one login, one member)."""
-    if not has_role(account, Role.MEMBER):
-        raise MemberError(f"expected a login in the member role, got {account.get_username()!r}")
-    member.user = account
-    try:  # the link and its audit entry together, or neither
-        with busy_as_error(f"linking {account.get_username()!r}"), transaction.atomic():
-            member.save(update_fields=["user"])
-            AuditLog.record(
-                "link member account", member, user=user, actor=actor, account=account.pk
-            )
-    except IntegrityError:
-        raise Conflict(
-            f"expected a login of no other member, got {account.get_username()!r}"
-        ) from None
 
 
 # --- the mailing before a list -----------------------------------------------------------

@@ -26,6 +26,22 @@ class AtomicActions(admin.ModelAdmin):
             return super().response_action(request, queryset)
 
 
+def atomic_everywhere(site: admin.AdminSite) -> None:
+    """Every list of ``site`` made an ``AtomicActions`` one, those of other apps too
+    (Django's users and groups, django-axes' attempts, the task queue's results): their
+    "delete selected" logged, then deleted, in two commits, and a lock wait running out
+    between the two was a server error that left a log of deletions never made. Called
+    once every app's admin module is loaded (registry.apps)."""
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, AtomicActions):
+            continue
+        own = type(model_admin)
+        site.unregister(model)
+        site.register(
+            model, type(own.__name__, (AtomicActions, own), {"__module__": own.__module__})
+        )
+
+
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Rows written by imports and calculations: shown, never edited by hand."""
 
