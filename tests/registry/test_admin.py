@@ -82,6 +82,43 @@ def test_every_list_page_loads_and_searches(admin_client, some_of_everything, mo
         assert admin_client.get(url(model, "change", row.pk)).status_code == 200
 
 
+OTHER_APPS_MODELS = [m for m in admin.site._registry if m._meta.app_label != "registry"]
+
+
+@pytest.mark.parametrize("model", OTHER_APPS_MODELS, ids=lambda m: m._meta.label)
+def test_other_apps_lists_load_in_the_admin_as_made_atomic(admin_client, model) -> None:
+    """Django's users and groups, django-axes' and the task queue's lists, each now a
+    subclass made by registry.admin.base.atomic_everywhere, still show."""
+    meta = model._meta
+    assert len(OTHER_APPS_MODELS) >= 4  # users, groups, axes' three, the tasks
+    listed = admin_client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
+    assert listed.status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_run_straight_from_a_list_is_one_transaction(admin_client, monkeypatch) -> None:
+    """django-axes' clean-up runs from the list without a page to confirm: in one
+    transaction too, as web.errors' busy page ("nothing was changed") takes it to be."""
+    from axes.admin import AccessAttemptAdmin
+    from axes.models import AccessAttempt
+    from django.db import connection
+
+    inside: list[bool] = []
+
+    def cleanup(self, request, queryset) -> None:
+        inside.append(connection.in_atomic_block)
+
+    monkeypatch.setattr(AccessAttemptAdmin, "cleanup_expired_attempts", cleanup)
+    attempt = AccessAttempt.objects.create(
+        user_agent="test", ip_address="127.0.0.1", username="someone", http_accept="*/*",
+        path_info="/admin/login/", get_data="", post_data="", failures_since_start=1,
+    )  # fmt: skip
+    form = {"action": "cleanup_expired_attempts", "index": 0, "_selected_action": [attempt.pk]}
+    answer = admin_client.post(reverse("admin:axes_accessattempt_changelist"), form)
+    assert answer.status_code == 302
+    assert inside == [True]
+
+
 def test_the_admin_is_for_staff_only(client, db) -> None:
     response = client.get(url(Player, "changelist"))
 
@@ -328,7 +365,7 @@ def test_a_login_deleted_while_its_row_is_locked_leaves_no_log_of_it(admin_clien
 
 def test_every_list_that_may_delete_deletes_in_one_transaction(admin_user, rf) -> None:
     """Each list staff may delete from, the registry's and other apps' (users, groups,
-    sign-in attempts, tasks), runs its confirmed "delete selected" in one transaction with
+    sign-in attempts), runs its confirmed "delete selected" in one transaction with
     its log (registry.admin.base.AtomicActions), so that a lock wait running out there is
     the busy page, nothing changed (web.errors), never a log of deletions that did not
     happen."""

@@ -105,8 +105,8 @@ class ServiceErrorMiddleware:
 
 
 # A model's admin views that Django runs in one transaction (ModelAdmin.changeform_view,
-# delete_view); its list, whose only writing action is "delete selected", where the
-# admin says its actions are one too (``atomic_actions``, registry.admin.base).
+# delete_view); its list, whose editable rows Django saves in one, where the admin says
+# its actions are each one too (``atomic_actions``, registry.admin.base: every list).
 _ATOMIC_VIEWS = frozenset({"add_view", "change_view", "delete_view"})
 
 

@@ -11,17 +11,18 @@ from ecfgrading.engine.codes import GradingCode, InvalidCode
 
 
 class AtomicActions(admin.ModelAdmin):
-    """A list whose "delete selected", once confirmed, is one transaction, as the admin's
-    own add, change and delete pages are: Django logs the deletions before it deletes,
+    """A list whose actions are each one transaction, as the admin's own add, change and
+    delete pages are: Django logs the deletions of "delete selected" before it deletes,
     and a lock wait that runs out between the two must leave no log of deletions that
-    did not happen (web.errors shows such a list's wait as "busy", ``atomic_actions``).
-    The page asking to confirm only reads: no transaction, so no write lock (SQLite)."""
+    did not happen (web.errors shows such a list's wait as "busy", ``atomic_actions``);
+    an action run straight from the list (django-axes' clean-up) likewise. The page
+    asking to confirm a deletion only reads: no transaction, so no write lock (SQLite)."""
 
     atomic_actions = True
 
     def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
-        if not request.POST.get("post"):
-            return super().response_action(request, queryset)
+        if request.POST.get("action") == "delete_selected" and not request.POST.get("post"):
+            return super().response_action(request, queryset)  # the page to confirm
         with transaction.atomic():
             return super().response_action(request, queryset)
 
