@@ -119,6 +119,27 @@ def test_an_action_run_straight_from_a_list_is_one_transaction(admin_client, mon
     assert inside == [True]
 
 
+@pytest.mark.parametrize(("role", "saved"), [("MEMBER", True), ("OFFICER", False)])
+def test_a_members_record_takes_only_a_login_in_the_member_role(
+    admin_client, make_player, role: str, saved: bool
+) -> None:
+    """As services.members.link_account did: a grading officer's login given to a member's
+    record would show that member's games under the officer's name."""
+    from ecfgrading.registry.models import DirectMember
+    from ecfgrading.registry.roles import Role
+    from ecfgrading.services.accounts import create_user
+
+    member = DirectMember.objects.create(player=make_player("Member"), number="M1")
+    login = create_user("someone", role=Role[role], password="x" * 20)
+    form = {"player": member.player_id, "number": "M1", "member_class": "", "email": ""}
+    answer = admin_client.post(url(DirectMember, "change", member.pk), {**form, "user": login.pk})
+    member.refresh_from_db()
+    assert (answer.status_code, member.user_id) == ((302, login.pk) if saved else (200, None))
+    if not saved:
+        said = "expected a login in the direct member role, got &#x27;someone&#x27;"
+        assert said in answer.content.decode()
+
+
 def test_the_admin_is_for_staff_only(client, db) -> None:
     response = client.get(url(Player, "changelist"))
 

@@ -7,16 +7,11 @@ own games). The public has no account. Accounts are made by ``services.accounts`
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
+from ecfgrading.registry.roles import Role
 
-class Role(enum.StrEnum):
-    """The back office's roles, by the names of their groups."""
-
-    TEAM = "grading team"
-    OFFICER = "grading officer"
-    MEMBER = "direct member"
+__all__ = ["Role", "has_role", "roles_of"]
 
 
 def roles_of(user: Any) -> frozenset[Role]:

@@ -1,6 +1,9 @@
 """The back office's records in the admin: the outbox, chases and amendments are written
 by the back office's workflows and only shown here; member records may be corrected."""
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 
 from ecfgrading.registry.admin.base import AtomicActions, ReadOnlyAdmin
@@ -11,6 +14,7 @@ from ecfgrading.registry.models import (
     ForeignResult,
     OutboxMessage,
 )
+from ecfgrading.registry.roles import Role
 
 
 @admin.register(OutboxMessage)
@@ -28,8 +32,26 @@ class ChaseRecordAdmin(ReadOnlyAdmin):
     search_fields = ("=event__code",)
 
 
+class DirectMemberForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A member's record may be given only a login in the member role: any other (a
+    grader's) would show this member's games under its name."""
+
+    class Meta:
+        model = DirectMember
+        fields = "__all__"
+
+    def clean_user(self) -> Any:
+        user = self.cleaned_data.get("user")
+        if user is not None and not user.groups.filter(name=Role.MEMBER).exists():
+            raise forms.ValidationError(
+                f"expected a login in the {Role.MEMBER} role, got {user.get_username()!r}"
+            )
+        return user
+
+
 @admin.register(DirectMember)
 class DirectMemberAdmin(AtomicActions):
+    form = DirectMemberForm
     list_display = ("number", "player", "member_class", "expires_on")
     list_select_related = ("player",)
     search_fields = ("=number", "player__surname")
