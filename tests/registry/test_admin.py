@@ -140,6 +140,21 @@ def test_a_members_record_takes_only_a_login_in_the_member_role(
         assert said in answer.content.decode()
 
 
+def test_a_members_record_whose_login_left_the_role_can_still_be_corrected(
+    admin_client, make_player
+) -> None:
+    from ecfgrading.registry.models import DirectMember
+    from ecfgrading.registry.roles import Role
+    from ecfgrading.services.accounts import create_user
+
+    login = create_user("someone", role=Role.OFFICER, password="x" * 20)
+    member = DirectMember.objects.create(player=make_player("Member"), number="M1", user=login)
+    form = {"player": member.player_id, "number": "M1", "member_class": "Junior", "email": ""}
+    answer = admin_client.post(url(DirectMember, "change", member.pk), {**form, "user": login.pk})
+    member.refresh_from_db()
+    assert (answer.status_code, member.member_class, member.user_id) == (302, "Junior", login.pk)
+
+
 def test_the_admin_is_for_staff_only(client, db) -> None:
     response = client.get(url(Player, "changelist"))
 

@@ -34,7 +34,9 @@ class ChaseRecordAdmin(ReadOnlyAdmin):
 
 class DirectMemberForm(forms.ModelForm):  # type: ignore[type-arg]
     """A member's record may be given only a login in the member role: any other (a
-    grader's) would show this member's games under its name."""
+    grader's) would show this member's games under its name. A login it holds already is
+    not asked again, so that a record whose login has left the role can still be
+    corrected (its e-mail address, its class) or have the login taken away."""
 
     class Meta:
         model = DirectMember
@@ -42,7 +44,8 @@ class DirectMemberForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def clean_user(self) -> Any:
         user = self.cleaned_data.get("user")
-        if user is not None and not user.groups.filter(name=Role.MEMBER).exists():
+        given = user is not None and user.pk != self.instance.user_id
+        if given and not user.groups.filter(name=Role.MEMBER).exists():
             raise forms.ValidationError(
                 f"expected a login in the {Role.MEMBER} role, got {user.get_username()!r}"
             )
