@@ -28,11 +28,12 @@ class AtomicActions(admin.ModelAdmin):
 
 
 def atomic_everywhere(site: admin.AdminSite) -> None:
-    """Every list of ``site`` made an ``AtomicActions`` one, those of other apps too
-    (Django's users and groups, django-axes' attempts, the task queue's results): their
-    "delete selected" logged, then deleted, in two commits, and a lock wait running out
-    between the two was a server error that left a log of deletions never made. Called
-    once every app's admin module is loaded (registry.apps)."""
+    """Every list of ``site`` made an ``AtomicActions`` one, the registry's and other
+    apps' alike (Django's users and groups, django-axes' attempts, the task queue's
+    results): one mechanism, so that no admin written later is left out. Their "delete
+    selected" logged, then deleted, in two commits, and a lock wait running out between
+    the two was a server error that left a log of deletions never made. Called once
+    every app's admin module is loaded (registry.apps)."""
     for model, model_admin in list(site._registry.items()):
         if isinstance(model_admin, AtomicActions):
             continue

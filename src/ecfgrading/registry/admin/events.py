@@ -4,14 +4,14 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from ecfgrading.registry.admin.base import AtomicActions, ReadOnlyAdmin
+from ecfgrading.registry.admin.base import ReadOnlyAdmin
 from ecfgrading.registry.models import Event, Game, PendingIdentification, Submission
 
 PREVIEW_BYTES = 4000
 
 
 @admin.register(Event)
-class EventAdmin(AtomicActions):
+class EventAdmin(admin.ModelAdmin):
     list_display = ("code", "name", "kind", "rate", "start_date", "end_date", "status")
     list_filter = ("status", "kind", "rate")
     search_fields = ("=code", "name", "officer_name")

@@ -2,12 +2,11 @@
 
 from django.contrib import admin
 
-from ecfgrading.registry.admin.base import AtomicActions
 from ecfgrading.registry.models import Feedback
 
 
 @admin.register(Feedback)
-class FeedbackAdmin(AtomicActions):
+class FeedbackAdmin(admin.ModelAdmin):
     list_display = ("ref", "kind", "player_code", "status", "submitted_at", "assigned_to")
     list_filter = ("status", "kind")
     list_select_related = ("assigned_to",)

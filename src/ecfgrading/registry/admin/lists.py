@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from ecfgrading.registry.admin.base import AtomicActions, CodeSearchAdmin, ReadOnlyAdmin
+from ecfgrading.registry.admin.base import CodeSearchAdmin, ReadOnlyAdmin
 from ecfgrading.registry.models import (
     GradingList,
     ListEntry,
@@ -19,14 +19,14 @@ from ecfgrading.registry.models import (
 
 
 @admin.register(GradingList)
-class GradingListAdmin(AtomicActions):
+class GradingListAdmin(admin.ModelAdmin):
     list_display = ("list_id", "rate")
     list_filter = ("rate",)
     search_fields = ("list_id",)
 
 
 @admin.register(ListVersion)
-class ListVersionAdmin(AtomicActions):
+class ListVersionAdmin(admin.ModelAdmin):
     """Versions are made and published by the services; published ones are read-only."""
 
     list_display = ("grading_list", "name", "status", "computed_at", "published_at")
@@ -88,7 +88,7 @@ class StoredPeriodTotalAdmin(CodeSearchAdmin, ReadOnlyAdmin):
 
 
 @admin.register(StartingGradeAssignment)
-class StartingGradeAssignmentAdmin(AtomicActions, CodeSearchAdmin):
+class StartingGradeAssignmentAdmin(CodeSearchAdmin):
     list_display = ("player", "rate", "grade", "reason", "valid_from", "created_by")
     list_filter = ("rate", "valid_from")
     list_select_related = ("player", "created_by")

@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 
-from ecfgrading.registry.admin.base import AtomicActions, ReadOnlyAdmin
+from ecfgrading.registry.admin.base import ReadOnlyAdmin
 from ecfgrading.registry.models import (
     Amendment,
     ChaseRecord,
@@ -53,7 +53,7 @@ class DirectMemberForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(DirectMember)
-class DirectMemberAdmin(AtomicActions):
+class DirectMemberAdmin(admin.ModelAdmin):
     form = DirectMemberForm
     list_display = ("number", "player", "member_class", "expires_on")
     list_select_related = ("player",)

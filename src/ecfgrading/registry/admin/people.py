@@ -19,7 +19,7 @@ from django.db.models import ProtectedError, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from ecfgrading.registry.admin.base import AtomicActions, CodeSearchAdmin, ReadOnlyAdmin
+from ecfgrading.registry.admin.base import CodeSearchAdmin, ReadOnlyAdmin
 from ecfgrading.registry.locking import take_registry_lock
 from ecfgrading.registry.models import (
     Club,
@@ -56,8 +56,9 @@ def _clubs_of(player: Player) -> set[tuple[int, int]]:
 _Notes = tuple[list[int], list[int]]  # the players and the clubs to note
 
 
-class _NotesDeletions(AtomicActions):
-    """Rows deleted here, one or a list's selection, noted under the registry lock."""
+class _NotesDeletions(admin.ModelAdmin):
+    """Rows deleted here, one or a list's selection, noted under the registry lock (a
+    list's "delete selected" in one transaction, as every list's: ``atomic_everywhere``)."""
 
     def notes_of(self, rows: QuerySet[Any]) -> _Notes:
         raise NotImplementedError
@@ -100,7 +101,7 @@ class CountyForm(forms.ModelForm):
 
 
 @admin.register(County)
-class CountyAdmin(AtomicActions):
+class CountyAdmin(admin.ModelAdmin):
     form = CountyForm
     list_display = ("name", "code")
     search_fields = ("name", "=code")
